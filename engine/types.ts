@@ -1,0 +1,122 @@
+/**
+ * The engine's own vocabulary. Everything a tool (ffmpeg, onnxruntime) produces is turned into
+ * these types by an adapter, and everything downstream (tracking, reports, the server) only
+ * accepts these types.
+ */
+
+/** The product's classes, in report order (decisions.md section 2). */
+export const PRODUCT_CLASSES = ['bee', 'pollen', 'drone', 'wasp', 'hornet'] as const;
+export type ProductClass = (typeof PRODUCT_CLASSES)[number];
+
+/** Honeybee classes: the ones that count towards coverage, pollen and drone shares. */
+export const HONEYBEE_CLASSES: readonly ProductClass[] = ['bee', 'pollen', 'drone'];
+
+export function isProductClass(value: unknown): value is ProductClass {
+  return typeof value === 'string' && (PRODUCT_CLASSES as readonly string[]).includes(value);
+}
+
+/** Axis-aligned box in source-frame pixels (not model-input pixels). */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One detected insect in one frame. Made only through `makeDetection`, which validates it. */
+export interface Detection {
+  readonly cls: ProductClass;
+  readonly score: number;
+  readonly box: Box;
+}
+
+/** Per-class counts. `null` means the loaded model cannot detect that class ("not available"). */
+export type ClassCounts = Record<ProductClass, number | null>;
+
+export type MediaKind = 'image' | 'video';
+
+/** What the media probe learned about a file, from its content, never its name. */
+export interface MediaInfo {
+  kind: MediaKind;
+  /** The container or image format we verified and will name to ffmpeg (e.g. 'mov', 'avi', 'png'). */
+  format: 'mp4' | 'avi' | 'jpeg' | 'png';
+  width: number;
+  height: number;
+  /** Seconds; 0 for an image. */
+  durationS: number;
+  /** Native frame rate; 0 for an image. */
+  fps: number;
+  sizeBytes: number;
+}
+
+/** One decoded frame, RGB24, tightly packed rows. */
+export interface RawFrame {
+  /** Index of the analysed (sampled) frame, from 0. */
+  index: number;
+  /** Time of the frame in the source, seconds. */
+  timeS: number;
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+export interface FrameResult {
+  index: number;
+  timeS: number;
+  detections: Detection[];
+  /** Detections per class in this frame (null where the model cannot detect the class). */
+  counts: ClassCounts;
+  /** Share of the frame area covered by honeybee boxes, percent, 0-100. */
+  beeCoveragePct: number;
+}
+
+export interface Track {
+  id: number;
+  cls: ProductClass;
+  firstFrame: number;
+  lastFrame: number;
+  /** Number of frames where the track had a matched detection. */
+  hits: number;
+  /** Box at each hit, for drawing trails and debugging. */
+  boxes: { frame: number; box: Box }[];
+}
+
+export interface ModelIdentity {
+  name: string;
+  version: string;
+  /** Product classes this model can detect. */
+  classes: ProductClass[];
+  inputWidth: number;
+  inputHeight: number;
+}
+
+export interface AnalysisTiming {
+  decodeMs: number;
+  inferenceMs: number;
+  trackingMs: number;
+  totalMs: number;
+}
+
+/** Everything known about one analysed file. */
+export interface AnalysisResult {
+  file: string;
+  media: MediaInfo;
+  /** Unique insects per class: detections for a picture, tracks for a video. */
+  counts: ClassCounts;
+  frames: FrameResult[];
+  tracks: Track[];
+  /** Mean of per-frame bee coverage, percent. */
+  beeCoveragePct: number;
+  model: ModelIdentity;
+  sampleFps: number;
+  timing: AnalysisTiming;
+  analysedAt: string;
+}
+
+export interface AnalysisProgress {
+  file: string;
+  framesDone: number;
+  /** Expected number of analysed frames (estimate from the probe). */
+  framesTotal: number;
+  elapsedMs: number;
+}

@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+// Three tiers: unit tests beside the code, integration tests (real SQLite / PostgreSQL) and
+// end-to-end tests (API, CLI, console in Chromium) under tests/.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['engine/**/*.test.ts', 'server/**/*.test.ts', 'console/**/*.test.{ts,tsx}', 'bin/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+          // Each e2e file starts its own server and browser: run files one at a time on 2 cores.
+          fileParallelism: false,
+        },
+      },
+    ],
+    testTimeout: 30_000,
+  },
+});
