@@ -1,0 +1,142 @@
+/**
+ * Orchestrates one file: probe, decode sampled frames, detect, track, count. Every side effect
+ * comes in through `AnalyseDeps`, so the server, the CLI and the tests decide what runs.
+ */
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import type { Detector } from './detection/detector.ts';
+import { AnalysisCancelledError } from './errors.ts';
+import type { MediaLimits } from './media/limits.ts';
+import { probeMedia } from './media/probe.ts';
+import { readFrames } from './media/frames.ts';
+import type { MediaTools } from './media/tools.ts';
+import { beeCoverage, countFrame, countTracks } from './reports/counts.ts';
+import { renderPreview } from './reports/preview.ts';
+import { Tracker } from './tracking/tracker.ts';
+import type {
+  AnalysisProgress,
+  AnalysisResult,
+  Detection,
+  FrameResult,
+  RawFrame,
+} from './types.ts';
+
+export const DEFAULT_SAMPLE_FPS = 5;
+
+export interface AnalyseDeps {
+  detector: Detector;
+  tools: MediaTools;
+  limits: MediaLimits;
+  /** Clock for `analysedAt`; injectable so reports are reproducible in tests. */
+  now?: () => Date;
+}
+
+export interface AnalyseOptions {
+  /** Analysed frames per second of video (default 5). */
+  sampleFps?: number;
+  onProgress?: (progress: AnalysisProgress) => void;
+  signal?: AbortSignal;
+  /** Render an annotated JPEG of the busiest frame into `result.preview`. */
+  keepPreviewFrame?: boolean;
+}
+
+export interface AnalysisOutput extends AnalysisResult {
+  /** Annotated JPEG of the frame with the most detections, when asked for. */
+  preview?: Buffer;
+}
+
+export async function analyseFile(
+  file: string,
+  deps: AnalyseDeps,
+  options: AnalyseOptions = {},
+): Promise<AnalysisOutput> {
+  const started = performance.now();
+  const sampleFps = options.sampleFps ?? DEFAULT_SAMPLE_FPS;
+  const { detector, tools, limits } = deps;
+  throwIfAborted(options.signal);
+
+  const media = await probeMedia(file, { tools, limits });
+  const identity = detector.identity;
+  const size = detector.inputSizeFor(media.width, media.height);
+  const framesTotal =
+    media.kind === 'image' ? 1 : Math.max(1, Math.ceil(media.durationS * sampleFps));
+
+  const tracker = new Tracker();
+  const frames: FrameResult[] = [];
+  let decodeMs = 0;
+  let inferenceMs = 0;
+  let trackingMs = 0;
+  let busiest: { frame: RawFrame; detections: Detection[] } | undefined;
+
+  let waitStart = performance.now();
+  for await (const frame of readFrames(file, media, {
+    tools,
+    limits,
+    sampleFps,
+    width: size.width,
+    height: size.height,
+    signal: options.signal,
+  })) {
+    const t0 = performance.now();
+    decodeMs += t0 - waitStart;
+    const detections = await detector.detect(frame, media.width, media.height);
+    const t1 = performance.now();
+    tracker.update(frame.index, detections);
+    const t2 = performance.now();
+    inferenceMs += t1 - t0;
+    trackingMs += t2 - t1;
+
+    frames.push({
+      index: frame.index,
+      timeS: frame.timeS,
+      detections,
+      counts: countFrame(detections, identity.classes),
+      beeCoveragePct: beeCoverage(detections, media.width, media.height),
+    });
+    if (options.keepPreviewFrame && (!busiest || detections.length > busiest.detections.length)) {
+      busiest = { frame, detections };
+    }
+    options.onProgress?.({
+      file,
+      framesDone: frames.length,
+      framesTotal: Math.max(framesTotal, frames.length),
+      elapsedMs: performance.now() - started,
+    });
+    waitStart = performance.now();
+  }
+  throwIfAborted(options.signal);
+
+  const tracks = media.kind === 'video' ? tracker.finish() : [];
+  const counts =
+    media.kind === 'video'
+      ? countTracks(tracks, identity.classes)
+      : (frames[0]?.counts ?? countFrame([], identity.classes));
+  const beeCoveragePct =
+    frames.length === 0 ? 0 : frames.reduce((sum, f) => sum + f.beeCoveragePct, 0) / frames.length;
+
+  const result: AnalysisOutput = {
+    file: path.basename(file),
+    media,
+    counts,
+    frames,
+    tracks,
+    beeCoveragePct,
+    model: identity,
+    sampleFps: media.kind === 'video' ? sampleFps : 0,
+    timing: { decodeMs, inferenceMs, trackingMs, totalMs: performance.now() - started },
+    analysedAt: (deps.now?.() ?? new Date()).toISOString(),
+  };
+  if (busiest) {
+    result.preview = await renderPreview(
+      busiest.frame,
+      busiest.detections,
+      media.width,
+      media.height,
+    );
+  }
+  return result;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AnalysisCancelledError('The analysis was cancelled.');
+}

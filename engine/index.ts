@@ -1,0 +1,69 @@
+/**
+ * The engine's public API. The server and the CLI import from here and nowhere deeper.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyseFile, DEFAULT_SAMPLE_FPS } from './analyse.ts';
+import type { AnalyseOptions, AnalysisOutput } from './analyse.ts';
+import { Detector } from './detection/detector.ts';
+import { DEFAULT_LIMITS } from './media/limits.ts';
+import type { MediaLimits } from './media/limits.ts';
+import { probeMedia } from './media/probe.ts';
+import { resolveMediaTools } from './media/tools.ts';
+import type { MediaTools } from './media/tools.ts';
+import type { MediaInfo } from './types.ts';
+
+export * from './types.ts';
+export * from './errors.ts';
+export type { AnalyseOptions, AnalysisOutput } from './analyse.ts';
+export { DEFAULT_SAMPLE_FPS } from './analyse.ts';
+export type { MediaLimits } from './media/limits.ts';
+export { DEFAULT_LIMITS } from './media/limits.ts';
+export type { MediaTools } from './media/tools.ts';
+export { resolveMediaTools } from './media/tools.ts';
+export { Detector } from './detection/detector.ts';
+export { loadModelCard } from './detection/model-card.ts';
+export type { ModelCard } from './detection/model-card.ts';
+export * from './reports/index.ts';
+
+/** The model shipped in `models/`, used when nobody names another. */
+export const DEFAULT_MODEL_PATH = fileURLToPath(
+  new URL('../models/hivesight-detector.card.json', import.meta.url),
+);
+
+export interface EngineOptions {
+  /** Model card (or ONNX file with its card beside it). Default: the shipped model. */
+  modelPath?: string;
+  /** ffmpeg / ffprobe locations. Default: resolved from FFMPEG_PATH, ffmpeg-static, PATH. */
+  tools?: MediaTools;
+  limits?: Partial<MediaLimits>;
+  /** Analysed frames per second of video. */
+  sampleFps?: number;
+  /** onnxruntime intra-op threads. */
+  threads?: number;
+}
+
+export interface Engine {
+  readonly detector: Detector;
+  readonly tools: MediaTools;
+  readonly limits: MediaLimits;
+  probe(file: string): Promise<MediaInfo>;
+  analyse(file: string, options?: AnalyseOptions): Promise<AnalysisOutput>;
+}
+
+export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
+  const tools = options.tools ?? resolveMediaTools();
+  const limits: MediaLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const detector = await Detector.open(path.resolve(options.modelPath ?? DEFAULT_MODEL_PATH), {
+    threads: options.threads,
+  });
+  const sampleFps = options.sampleFps ?? DEFAULT_SAMPLE_FPS;
+  return {
+    detector,
+    tools,
+    limits,
+    probe: (file) => probeMedia(file, { tools, limits }),
+    analyse: (file, analyseOptions = {}) =>
+      analyseFile(file, { detector, tools, limits }, { sampleFps, ...analyseOptions }),
+  };
+}
