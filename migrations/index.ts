@@ -1,0 +1,28 @@
+/**
+ * The list of migrations, in order. A custom knex migration source (rather than a directory
+ * scan) so that tsx, vitest and the CLI all load the same TypeScript modules without knex having
+ * to guess file extensions. Add a new migration here and nowhere else.
+ */
+import type { Knex } from 'knex';
+import * as m0001 from './20261122_0001_create_users_and_sessions.ts';
+import * as m0002 from './20261122_0002_create_locations_products_and_password_resets.ts';
+import * as m0003 from './20261122_0003_create_files_and_jobs.ts';
+import * as m0004 from './20261122_0004_create_comparisons_and_hornet_alerts.ts';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+const MIGRATIONS: Array<[string, Migration]> = [
+  ['20261122_0001_create_users_and_sessions', m0001],
+  ['20261122_0002_create_locations_products_and_password_resets', m0002],
+  ['20261122_0003_create_files_and_jobs', m0003],
+  ['20261122_0004_create_comparisons_and_hornet_alerts', m0004],
+];
+
+export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
+  getMigrations: () => Promise.resolve(MIGRATIONS),
+  getMigrationName: ([name]) => name,
+  getMigration: ([, migration]) => Promise.resolve(migration),
+};

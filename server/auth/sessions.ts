@@ -1,0 +1,123 @@
+/**
+ * Server-side sessions (decisions.md 1): the client holds an opaque 32-byte random token in the
+ * `hs_session` cookie; the database holds only its sha256. Sessions expire after
+ * SESSION_IDLE_DAYS without use and can be revoked (logout, password reset).
+ */
+import type { Knex } from 'knex';
+import type { Clock } from '../clock.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+export const SESSION_COOKIE = 'hs_session';
+
+export type Role = 'USER' | 'ADMIN';
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+/** Extend a session's expiry at most once a minute, not on every request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export class SessionStore {
+  constructor(
+    private readonly db: Knex,
+    private readonly clock: Clock,
+    private readonly idleMs: number,
+  ) {}
+
+  get idleSeconds(): number {
+    return Math.floor(this.idleMs / 1000);
+  }
+
+  async create(userId: number): Promise<string> {
+    const { token, hash } = newToken();
+    const now = this.clock.now();
+    await this.db('sessions').insert({
+      id: hash,
+      user_id: userId,
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + this.idleMs).toISOString(),
+      revoked_at: null,
+    });
+    return token;
+  }
+
+  /** The user behind a cookie token, or null when unknown, revoked or idle too long. */
+  async lookup(token: string): Promise<{ user: SessionUser; sessionId: string } | null> {
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+    const id = hashToken(token);
+    const row = (await this.db('sessions')
+      .join('users', 'users.id', 'sessions.user_id')
+      .where('sessions.id', id)
+      .whereNull('sessions.revoked_at')
+      .first(
+        'sessions.expires_at',
+        'sessions.last_seen_at',
+        'users.id as user_id',
+        'users.email',
+        'users.name',
+        'users.role',
+      )) as
+      | {
+          expires_at: string;
+          last_seen_at: string;
+          user_id: number;
+          email: string;
+          name: string;
+          role: Role;
+        }
+      | undefined;
+    const now = this.clock.now();
+    if (!row || row.expires_at <= now.toISOString()) return null;
+    if (now.getTime() - Date.parse(row.last_seen_at) > TOUCH_INTERVAL_MS) {
+      await this.db('sessions')
+        .where({ id })
+        .update({
+          last_seen_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + this.idleMs).toISOString(),
+        });
+    }
+    return {
+      user: { id: Number(row.user_id), email: row.email, name: row.name, role: row.role },
+      sessionId: id,
+    };
+  }
+
+  async revoke(sessionId: string): Promise<void> {
+    await this.db('sessions')
+      .where({ id: sessionId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: this.clock.now().toISOString() });
+  }
+
+  /** Ends every session of a user except, optionally, one. */
+  async revokeAllForUser(userId: number, exceptSessionId?: string): Promise<void> {
+    const q = this.db('sessions').where({ user_id: userId }).whereNull('revoked_at');
+    if (exceptSessionId) void q.whereNot({ id: exceptSessionId });
+    await q.update({ revoked_at: this.clock.now().toISOString() });
+  }
+}
+
+/** Set-Cookie value for the session cookie (written by hand so `Secure` works behind a proxy). */
+export function sessionCookie(
+  token: string,
+  opts: { secure: boolean; maxAgeSeconds: number },
+): string {
+  const parts = [
+    `${SESSION_COOKIE}=${token}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${opts.maxAgeSeconds}`,
+  ];
+  if (opts.secure) parts.push('Secure');
+  return parts.join('; ');
+}
+
+export function clearedSessionCookie(secure: boolean): string {
+  return sessionCookie('', { secure, maxAgeSeconds: 0 });
+}

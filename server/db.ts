@@ -1,0 +1,89 @@
+/**
+ * Knex factory for the two supported databases. SQLite (default) gets WAL + busy_timeout so the
+ * web process and a worker can share the file, and foreign keys on; PostgreSQL gets an optional
+ * `searchPath` so tests can run inside a throw-away schema.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory from 'knex';
+import type { Knex } from 'knex';
+import { migrationSource } from '../migrations/index.ts';
+
+export interface DbOptions {
+  /** postgres://... ; null or undefined = SQLite at `sqliteFile`. */
+  databaseUrl?: string | null;
+  sqliteFile?: string;
+  /** PostgreSQL schema to use (created if missing). */
+  searchPath?: string;
+  poolMax?: number;
+}
+
+export type DbClient = 'sqlite' | 'postgres';
+
+export function dbClient(db: Knex): DbClient {
+  const client = String((db.client as { config: Knex.Config }).config.client);
+  return client === 'pg' ? 'postgres' : 'sqlite';
+}
+
+export function createDb(opts: DbOptions): Knex {
+  if (opts.databaseUrl) {
+    const searchPath = opts.searchPath;
+    return knexFactory({
+      client: 'pg',
+      connection: opts.databaseUrl,
+      searchPath: searchPath ? [searchPath] : undefined,
+      pool: {
+        min: 0,
+        max: opts.poolMax ?? 10,
+        // The schema must exist before search_path points into it.
+        afterCreate: searchPath
+          ? (conn: PgConn, done: (err: Error | null, conn: PgConn) => void) => {
+              conn.query(`CREATE SCHEMA IF NOT EXISTS "${searchPath.replace(/"/g, '')}"`, (err) =>
+                done(err, conn),
+              );
+            }
+          : undefined,
+      },
+      acquireConnectionTimeout: 10_000,
+    });
+  }
+  const file = opts.sqliteFile;
+  if (!file) throw new Error('createDb: sqliteFile is required without databaseUrl');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return knexFactory({
+    client: 'sqlite3',
+    connection: { filename: file },
+    useNullAsDefault: true,
+    pool: {
+      min: 1,
+      max: opts.poolMax ?? 1,
+      afterCreate: (conn: SqliteConn, done: (err: Error | null, conn: SqliteConn) => void) => {
+        conn.exec(
+          'PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;',
+          (err) => done(err, conn),
+        );
+      },
+    },
+    acquireConnectionTimeout: 10_000,
+  });
+}
+
+interface PgConn {
+  query(sql: string, cb: (err: Error | null) => void): void;
+}
+interface SqliteConn {
+  exec(sql: string, cb: (err: Error | null) => void): void;
+}
+
+export async function migrateLatest(db: Knex): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  return applied;
+}
+
+export async function migrateRollback(db: Knex, all = false): Promise<string[]> {
+  const [, rolledBack] = (await db.migrate.rollback({ migrationSource }, all)) as [
+    number,
+    string[],
+  ];
+  return rolledBack;
+}

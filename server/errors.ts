@@ -1,0 +1,68 @@
+/**
+ * HTTP errors thrown by routes and middleware. Each carries a stable `code`; the status lives in
+ * ONE table in middleware/errors.ts. Messages are shown to users, so they say what to do.
+ */
+export abstract class HttpError extends Error {
+  abstract readonly code: string;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request is malformed or a field is invalid; `fields` maps field -> message. */
+export class ValidationError extends HttpError {
+  readonly code = 'VALIDATION';
+  constructor(
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+  /** One error for several field problems; the message is the first problem. */
+  static of(fields: Record<string, string>): ValidationError {
+    return new ValidationError(Object.values(fields)[0] ?? 'Invalid request', fields);
+  }
+}
+export class Unauthorized extends HttpError {
+  readonly code = 'UNAUTHORIZED';
+  constructor(message = 'Please sign in.') {
+    super(message);
+  }
+}
+export class Forbidden extends HttpError {
+  readonly code = 'FORBIDDEN';
+  constructor(message = 'Administrators only') {
+    super(message);
+  }
+}
+export class NotFound extends HttpError {
+  readonly code = 'NOT_FOUND';
+  constructor(message = 'Not found') {
+    super(message);
+  }
+}
+export class Conflict extends HttpError {
+  readonly code = 'CONFLICT';
+}
+export class PayloadTooLarge extends HttpError {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+}
+export class UnsupportedMediaType extends HttpError {
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
+}
+export class RateLimited extends HttpError {
+  readonly code = 'RATE_LIMITED';
+  constructor(
+    message = 'Too many attempts. Please wait a few minutes and try again.',
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+export class ServiceUnavailable extends HttpError {
+  readonly code = 'SERVICE_UNAVAILABLE';
+  constructor(message = 'The service is temporarily unavailable. Please try again shortly.') {
+    super(message);
+  }
+}

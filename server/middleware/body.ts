@@ -1,0 +1,67 @@
+/**
+ * A small JSON body parser (koa-bodyparser is not a dependency). Parses `application/json` (and
+ * urlencoded forms) up to `limitBytes` into `ctx.request.body`; larger bodies are refused with 413
+ * before being read in full. Multipart bodies are left alone for the upload route's own parser.
+ */
+import type { Context, Middleware } from 'koa';
+import { PayloadTooLarge, ValidationError } from '../errors.ts';
+
+export function jsonBody(limitBytes: number): Middleware {
+  return async (ctx, next) => {
+    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
+    const isJson = ctx.is('application/json', '+json');
+    const isForm = ctx.is('application/x-www-form-urlencoded');
+    if (!isJson && !isForm) return next();
+    const declared = Number(ctx.get('content-length') || '0');
+    if (declared > limitBytes)
+      throw new PayloadTooLarge(`Request body is larger than ${limitBytes} bytes`);
+    const raw = await readLimited(ctx, limitBytes);
+    let body: unknown = {};
+    if (raw.trim() !== '') {
+      if (isJson) {
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          throw new ValidationError('The request body is not valid JSON');
+        }
+      } else {
+        body = Object.fromEntries(new URLSearchParams(raw));
+      }
+    }
+    setBody(ctx, body);
+    return next();
+  };
+}
+
+async function readLimited(ctx: Context, limitBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limitBytes) {
+      ctx.req.unpipe();
+      throw new PayloadTooLarge(`Request body is larger than ${limitBytes} bytes`);
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function setBody(ctx: Context, body: unknown): void {
+  (ctx.request as { body?: unknown }).body = body;
+}
+
+/** The parsed body as a plain object ({} when absent or not an object). */
+export function bodyOf(ctx: Context): Record<string, unknown> {
+  const body = (ctx.request as { body?: unknown }).body;
+  return body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : {};
+}
+
+/** A body field as a trimmed string ('' when absent or not a string). */
+export function stringField(body: Record<string, unknown>, key: string): string {
+  const v = body[key];
+  return typeof v === 'string' ? v.trim() : '';
+}

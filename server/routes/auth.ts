@@ -1,0 +1,184 @@
+/**
+ * Identity calls (spec 7, decisions.md 1/1b): sign-in, registration, password reset, logout, me.
+ * `email_address` in bodies never selects whose data is used: the session cookie does.
+ */
+import { Router } from '@koa/router';
+import type { Context } from 'koa';
+import { EMAIL_RE } from '../config.ts';
+import type { AppContext, AuthState } from '../context.ts';
+import { currentUser } from '../context.ts';
+import { bodyOf, stringField } from '../middleware/body.ts';
+import { RateLimited, ServiceUnavailable, ValidationError } from '../errors.ts';
+import { dummyPasswordHash, verifyPassword } from '../auth/passwords.ts';
+import { SESSION_COOKIE, clearedSessionCookie, sessionCookie } from '../auth/sessions.ts';
+import { hashToken, newToken } from '../auth/tokens.ts';
+import { createUser, findUserByEmail, normaliseEmail, setPassword } from '../users/repo.ts';
+import { activeProducts } from '../users/plans.ts';
+import { today } from '../clock.ts';
+
+export const MIN_PASSWORD_LENGTH = 8;
+const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+const MAX_PASSWORD_LENGTH = 1024;
+
+export function authRoutes(app: AppContext): Router {
+  const router = new Router();
+  const { config, db, clock, sessions } = app;
+
+  /** Counts one attempt against both the client IP and the e-mail; 429 past either limit. */
+  const limit = (ctx: Context, action: string, email: string): void => {
+    for (const [key, max] of [
+      [`${action}:ip:${ctx.ip}`, config.rateLimitMaxPerIp],
+      [`${action}:email:${normaliseEmail(email)}`, config.rateLimitMaxPerEmail],
+    ] as const) {
+      if (key.endsWith(':email:')) continue; // no e-mail given: only the IP counts
+      const { allowed, retryAfterSeconds } = app.limiter.hit(key, max);
+      if (!allowed) throw new RateLimited(undefined, retryAfterSeconds);
+    }
+  };
+
+  // Spec contract: the role string on success, an empty body on bad credentials (200, so the
+  // console's "empty means invalid" works); also sets the session cookie.
+  router.post('/api/check-valid-user/', async (ctx) => {
+    const body = bodyOf(ctx);
+    const email = stringField(body, 'email_address');
+    const password = typeof body.password === 'string' ? body.password : '';
+    limit(ctx, 'signin', email);
+    const user =
+      email && password.length <= MAX_PASSWORD_LENGTH
+        ? await findUserByEmail(db, email)
+        : undefined;
+    // Verify against a dummy hash for unknown e-mails so response time does not reveal accounts.
+    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+    ctx.status = 200;
+    if (!user || !ok || password === '') {
+      ctx.type = 'text/plain';
+      ctx.body = '';
+      return;
+    }
+    const token = await sessions.create(user.id);
+    ctx.append(
+      'Set-Cookie',
+      sessionCookie(token, { secure: config.secureCookies, maxAgeSeconds: sessions.idleSeconds }),
+    );
+    ctx.type = 'text/plain';
+    ctx.body = user.role;
+  });
+
+  router.post('/api/register-user/', async (ctx) => {
+    const body = bodyOf(ctx);
+    const name = stringField(body, 'name');
+    const email = stringField(body, 'email');
+    const password = typeof body.password === 'string' ? body.password : '';
+    const confirm = typeof body.confirmPassword === 'string' ? body.confirmPassword : '';
+    const fields: Record<string, string> = {};
+    if (!name) fields.name = 'Name is required';
+    else if (name.length > 200) fields.name = 'Name must be at most 200 characters';
+    if (!email) fields.email = 'Email is required';
+    else if (!EMAIL_RE.test(email) || email.length > 320) fields.email = 'Invalid email';
+    if (!password) fields.password = 'Password is required';
+    else if (password.length < MIN_PASSWORD_LENGTH)
+      fields.password = 'Password must be at least 8 characters';
+    else if (password.length > MAX_PASSWORD_LENGTH) fields.password = 'Password is too long';
+    if (!confirm) fields.confirmPassword = 'Confirm Password is required';
+    else if (confirm !== password) fields.confirmPassword = 'Passwords must match';
+    if (Object.keys(fields).length > 0) throw ValidationError.of(fields);
+    const locations = Array.isArray(body.locations) ? (body.locations as unknown[]) : [];
+    const user = await createUser(db, clock, { email, name, password, locations });
+    ctx.status = 201;
+    ctx.body = { message: 'Registration successful!', email: user.email };
+  });
+
+  router.post('/api/forgot-password', async (ctx) => {
+    const email = stringField(bodyOf(ctx), 'email_address');
+    limit(ctx, 'forgot', email);
+    const user = email && EMAIL_RE.test(email) ? await findUserByEmail(db, email) : undefined;
+    if (!user) {
+      ctx.body = { message: 'INVALID_EMAIL_ADDRESS' };
+      return;
+    }
+    const { token, hash } = newToken();
+    const now = clock.now();
+    await db('password_resets').insert({
+      user_id: user.id,
+      token_hash: hash,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
+      used_at: null,
+    });
+    const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    try {
+      await app.mailer.send({
+        to: user.email,
+        subject: 'Reset your HiveSight password',
+        text:
+          `Hello ${user.name},\n\nSomeone (hopefully you) asked to reset the password of your HiveSight account.\n` +
+          `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
+          `If you did not ask for this, ignore this e-mail; your password stays the same.\n`,
+      });
+    } catch (err) {
+      app.logger.error('reset e-mail failed', { error: String(err) });
+      throw new ServiceUnavailable('We could not send the reset e-mail. Please try again later.');
+    }
+    ctx.body = { message: 'SUCCESS' };
+  });
+
+  router.post('/api/reset-password', async (ctx) => {
+    const body = bodyOf(ctx);
+    const token = stringField(body, 'token');
+    const password = typeof body.new_password === 'string' ? body.new_password : '';
+    if (!password) throw ValidationError.of({ new_password: 'Password is required' });
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      throw ValidationError.of({ new_password: 'Password must be at least 8 characters' });
+    }
+    if (password.length > MAX_PASSWORD_LENGTH)
+      throw ValidationError.of({ new_password: 'Password is too long' });
+    const invalid = (): ValidationError =>
+      ValidationError.of({
+        token: 'This reset link is invalid or has expired. Please request a new one.',
+      });
+    if (!token) throw invalid();
+    const now = clock.now().toISOString();
+    const hash = hashToken(token);
+    const row = (await db('password_resets').where({ token_hash: hash }).first('id', 'user_id')) as
+      { id: number; user_id: number } | undefined;
+    if (!row) throw invalid();
+    // Claim the token atomically: only one request can flip used_at from null.
+    const claimed = await db('password_resets')
+      .where({ id: row.id })
+      .whereNull('used_at')
+      .andWhere('expires_at', '>', now)
+      .update({ used_at: now });
+    if (claimed !== 1) throw invalid();
+    const userId = Number(row.user_id);
+    await setPassword(db, userId, password);
+    await db('password_resets')
+      .where({ user_id: userId })
+      .whereNull('used_at')
+      .update({ used_at: now });
+    const state = ctx.state as Partial<AuthState>;
+    await sessions.revokeAllForUser(
+      userId,
+      state.user?.id === userId ? state.sessionId : undefined,
+    );
+    ctx.body = { message: 'SUCCESS' };
+  });
+
+  router.post('/api/logout', async (ctx) => {
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    if (token) await sessions.revoke(hashToken(token));
+    ctx.append('Set-Cookie', clearedSessionCookie(config.secureCookies));
+    ctx.body = { message: 'SUCCESS' };
+  });
+
+  router.get('/api/me', app.requireUser, async (ctx) => {
+    const user = currentUser(ctx);
+    ctx.body = {
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      products: await activeProducts(db, user.id, today(clock)),
+    };
+  });
+
+  return router;
+}

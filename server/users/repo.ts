@@ -1,0 +1,149 @@
+/** User, location and product queries shared by routes, the CLI and the admin bootstrap. */
+import type { Knex } from 'knex';
+import type { Clock } from '../clock.ts';
+import type { Role } from '../auth/sessions.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { Conflict } from '../errors.ts';
+import type { ProductName } from './plans.ts';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  name: string;
+  password_hash: string;
+  role: Role;
+  created_at: string;
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function findUserByEmail(db: Knex, email: string): Promise<UserRow | undefined> {
+  const row = (await db('users')
+    .where({ email: normaliseEmail(email) })
+    .first()) as UserRow | undefined;
+  return row ? { ...row, id: Number(row.id) } : undefined;
+}
+
+export async function createUser(
+  db: Knex,
+  clock: Clock,
+  input: { email: string; name: string; password: string; role?: Role; locations?: unknown[] },
+): Promise<UserRow> {
+  const email = normaliseEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (trx) => {
+    if (await trx('users').where({ email }).first('id')) {
+      throw new Conflict('An account with this email already exists');
+    }
+    const row = {
+      email,
+      name: input.name.trim(),
+      password_hash: passwordHash,
+      role: input.role ?? 'USER',
+      created_at: clock.now().toISOString(),
+    };
+    let id: number;
+    try {
+      const [inserted] = (await trx('users').insert(row).returning('id')) as Array<
+        { id: number } | number
+      >;
+      id = typeof inserted === 'object' ? Number(inserted.id) : Number(inserted);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new Conflict('An account with this email already exists');
+      throw err;
+    }
+    const locations = cleanLocations(input.locations ?? []);
+    if (locations.length > 0) {
+      await trx('locations').insert(
+        locations.map((name, position) => ({ user_id: id, name, position })),
+      );
+    }
+    return { id, ...row } as UserRow;
+  });
+}
+
+/** Trimmed, empty entries dropped, de-duplicated (case-insensitively), order kept. */
+export function cleanLocations(raw: unknown[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const entry of raw) {
+    if (typeof entry !== 'string') continue;
+    const name = entry.trim().slice(0, 200);
+    if (name === '' || seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    out.push(name);
+  }
+  return out;
+}
+
+export async function userLocations(db: Knex, userId: number): Promise<string[]> {
+  const rows = (await db('locations')
+    .where({ user_id: userId })
+    .orderBy(['position', 'id'])
+    .select('name')) as Array<{
+    name: string;
+  }>;
+  return rows.map((r) => r.name);
+}
+
+export async function setPassword(db: Knex, userId: number, password: string): Promise<void> {
+  await db('users')
+    .where({ id: userId })
+    .update({ password_hash: await hashPassword(password) });
+}
+
+export async function grantProduct(
+  db: Knex,
+  userId: number,
+  product: ProductName,
+  startDate: string,
+  endDate: string,
+): Promise<void> {
+  await db('products').insert({
+    user_id: userId,
+    product_name: product,
+    start_date: startDate,
+    end_date: endDate,
+  });
+}
+
+export interface UserProductRow {
+  email: string;
+  name: string;
+  role: Role;
+  created_at: string;
+  product_name: string | null;
+  start_date: string | null;
+  end_date: string | null;
+}
+
+/** Every user, once per product (or once with null product fields when they have none). */
+export async function usersWithProducts(db: Knex): Promise<UserProductRow[]> {
+  return (await db('users')
+    .leftJoin('products', 'products.user_id', 'users.id')
+    .orderBy([
+      { column: 'users.email' },
+      { column: 'products.start_date' },
+      { column: 'products.id' },
+    ])
+    .select(
+      'users.email',
+      'users.name',
+      'users.role',
+      'users.created_at',
+      'products.product_name',
+      'products.start_date',
+      'products.end_date',
+    )) as UserProductRow[];
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT' ||
+    /UNIQUE constraint/i.test(String((err as Error).message))
+  );
+}
