@@ -19,6 +19,9 @@ import { authRoutes } from './routes/auth.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { publicConfigRoutes } from './routes/public-config.ts';
+import { filesRoutes } from './routes/files.ts';
+import { groupsRoutes } from './routes/groups.ts';
+import { searchRoutes } from './routes/search.ts';
 
 /** Every API route module, mounted in this order. */
 export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
@@ -26,6 +29,9 @@ export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
   accountRoutes,
   adminRoutes,
   publicConfigRoutes,
+  filesRoutes,
+  groupsRoutes,
+  searchRoutes,
 ];
 
 export interface AppOptions {

@@ -1,0 +1,140 @@
+/**
+ * The files table's row and the shapes the API answers with: the spec's positional file record
+ * (product-spec section 3) and the detail JSON the console's detail view reads.
+ */
+import type { ClassCounts, ProductClass } from '../../engine/index.ts';
+
+export type FileStatus = 'UPLOADED' | 'QUEUED' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
+export type FileKind = 'image' | 'video';
+
+export interface FileRow {
+  id: number;
+  user_id: number;
+  original_name: string;
+  stored_name: string;
+  kind: FileKind;
+  format: string;
+  size_bytes: number;
+  description: string;
+  location: string;
+  status: FileStatus;
+  status_reason: string | null;
+  status_time: string;
+  created_at: string;
+  processed_at: string | null;
+  media_deleted_at: string | null;
+  counts_json: string | null;
+  summary_json: string | null;
+  frames_json: string | null;
+  preview_name: string | null;
+}
+
+/** One analysed frame as stored in files.frames_json (detections are not kept). */
+export interface StoredFrame {
+  index: number;
+  timeS: number;
+  counts: ClassCounts;
+  beeCoveragePct: number;
+}
+
+/** files.summary_json. */
+export interface StoredSummary {
+  durationS: number;
+  width: number;
+  height: number;
+  framesAnalysed: number;
+  sampleFps: number;
+  beeCoveragePct: number;
+  model: { name: string; version: string; classes: ProductClass[] };
+  timing: { decodeMs: number; inferenceMs: number; trackingMs: number; totalMs: number };
+  analysedAt: string;
+}
+
+/** Stored timestamps are UTC (`...Z`); answers spell the offset out (`+00:00`). */
+export function isoWithOffset(stored: string | null): string {
+  if (!stored) return '';
+  const d = new Date(stored);
+  if (Number.isNaN(d.getTime())) return stored;
+  return d.toISOString().replace(/Z$/, '+00:00');
+}
+
+export const mediaUrl = (id: number): string => `/api/files/${id}/media`;
+export const reportUrl = (id: number): string => `/api/files/${id}/report.csv`;
+export const previewUrl = (id: number): string => `/api/files/${id}/preview.jpg`;
+
+export function hasMedia(row: Pick<FileRow, 'media_deleted_at'>): boolean {
+  return row.media_deleted_at === null;
+}
+
+/** `[name, status, media_url, report_url, location, status_time]` (+ owner e-mail in search). */
+export type FileRecord = [string, string, string, string, string, string];
+export type SearchRecord = [string, string, string, string, string, string, string];
+
+export function fileRecord(row: FileRow): FileRecord {
+  return [
+    row.original_name,
+    row.status,
+    hasMedia(row) ? mediaUrl(row.id) : '',
+    reportUrl(row.id),
+    row.location,
+    isoWithOffset(row.status_time),
+  ];
+}
+
+export function searchRecord(row: FileRow & { owner_email: string }): SearchRecord {
+  return [...fileRecord(row), row.owner_email];
+}
+
+function parseJson<T>(text: string | null): T | null {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+export const rowCounts = (row: FileRow): ClassCounts | null =>
+  parseJson<ClassCounts>(row.counts_json);
+export const rowFrames = (row: FileRow): StoredFrame[] =>
+  parseJson<StoredFrame[]>(row.frames_json) ?? [];
+export const rowSummary = (row: FileRow): StoredSummary | null =>
+  parseJson<StoredSummary>(row.summary_json);
+
+/** Detail JSON for one file (GET /api/files/:id). */
+export function fileDetail(row: FileRow, options: { includeResearch: boolean }) {
+  const counts = rowCounts(row);
+  const shownCounts =
+    counts && !options.includeResearch ? { ...counts, wasp: null, hornet: null } : counts;
+  const frames = rowFrames(row).map((f) => ({
+    index: f.index,
+    time_s: f.timeS,
+    counts: options.includeResearch ? f.counts : { ...f.counts, wasp: null, hornet: null },
+    bee_coverage_pct: f.beeCoveragePct,
+  }));
+  const summary = rowSummary(row);
+  return {
+    id: row.id,
+    name: row.original_name,
+    kind: row.kind,
+    format: row.format,
+    size_bytes: Number(row.size_bytes),
+    description: row.description,
+    location: row.location,
+    status: row.status,
+    status_reason: row.status_reason,
+    status_time: isoWithOffset(row.status_time),
+    created_at: isoWithOffset(row.created_at),
+    processed_at: row.processed_at ? isoWithOffset(row.processed_at) : null,
+    media_deleted_at: row.media_deleted_at ? isoWithOffset(row.media_deleted_at) : null,
+    media_url: hasMedia(row) ? mediaUrl(row.id) : '',
+    report_url: reportUrl(row.id),
+    preview_url: row.preview_name ? previewUrl(row.id) : null,
+    counts: shownCounts,
+    bee_coverage_pct: summary?.beeCoveragePct ?? null,
+    summary,
+    model: summary?.model ?? null,
+    frames,
+    record: fileRecord(row),
+  };
+}

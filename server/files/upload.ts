@@ -1,0 +1,219 @@
+/**
+ * POST /api/upload_docs/ (spec 7, decisions.md 2). The multipart body streams into
+ * DATA_DIR/incoming/ under a random name with the user's size limit enforced by multer while it
+ * streams; then the fields are validated, the content is checked by the engine's probe (magic
+ * bytes + ffprobe) and the file moves to DATA_DIR/media/. Every rejection removes what was
+ * written, on disk and in the database.
+ */
+import path from 'node:path';
+import multer from '@koa/multer';
+import type { Context } from 'koa';
+import type { Knex } from 'knex';
+import { PayloadTooLarge, ValidationError } from '../errors.ts';
+import type { AppContext, SessionUser } from '../context.ts';
+import { today } from '../clock.ts';
+import { userLocations } from '../users/repo.ts';
+import { enqueueJob } from '../queue/queue.ts';
+import { engineFor } from './engine.ts';
+import { planFor, sizeText } from './plans.ts';
+import type { FileRow } from './records.ts';
+import { resultColumns, savePreview } from './results.ts';
+import {
+  ensureMediaDirs,
+  extensionFor,
+  generatedName,
+  mediaDirs,
+  moveFile,
+  removeQuietly,
+  storedPath,
+} from './storage.ts';
+import { normaliseFileRow, typed } from './access.ts';
+
+export const FIELD_MESSAGES = {
+  file_data: 'Select a file to continue.',
+  file_description: 'Enter a brief description of the file.',
+  location: 'Select a location for this upload.',
+} as const;
+
+const TEXT_FIELDS = new Set(['file_description', 'location', 'email_address']);
+const MAX_DESCRIPTION = 5000;
+
+/** multer's error codes that mean a malformed form rather than a too-large file. */
+const FORM_ERRORS: Record<string, string> = {
+  LIMIT_FILE_COUNT: 'Send one file per upload.',
+  LIMIT_UNEXPECTED_FILE: 'Send the file in the file_data field, one file per upload.',
+  LIMIT_FIELD_COUNT: 'The upload form has too many fields.',
+  LIMIT_PART_COUNT: 'The upload form has too many parts.',
+  LIMIT_FIELD_KEY: 'A form field name is too long.',
+  LIMIT_FIELD_VALUE: 'A form field is too long.',
+  MISSING_FIELD_NAME: 'A form field has no name.',
+};
+
+export function tooLargeMessage(limit: number): string {
+  const size = sizeText(limit);
+  return `This file exceeds the ${size} limit and cannot be processed. Please select a file smaller than ${size}.`;
+}
+
+interface UploadedPart {
+  path: string;
+  originalname: string;
+  size: number;
+}
+
+/** Streams the multipart body to disk within the limits; maps multer's errors to HTTP errors. */
+async function receive(
+  ctx: Context,
+  incomingDir: string,
+  maxBytes: number,
+): Promise<UploadedPart | undefined> {
+  // A declared body far beyond the limit is refused before reading it at all.
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > maxBytes * 2 + 1024 * 1024) {
+    ctx.set('Connection', 'close');
+    throw new PayloadTooLarge(tooLargeMessage(maxBytes));
+  }
+  const upload = multer({
+    storage: multer.diskStorage({
+      destination: incomingDir,
+      filename: (_req, _file, cb) => cb(null, generatedName()),
+    }),
+    limits: {
+      fileSize: maxBytes,
+      files: 1,
+      fields: 3,
+      parts: 4,
+      fieldSize: 16 * 1024,
+      fieldNameSize: 64,
+    },
+    defParamCharset: 'utf8',
+  } as multer.Options).single('file_data');
+  try {
+    await upload(ctx, async () => {});
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'LIMIT_FILE_SIZE') throw new PayloadTooLarge(tooLargeMessage(maxBytes));
+    if (typeof code === 'string' && code in FORM_ERRORS)
+      throw new ValidationError(FORM_ERRORS[code] ?? 'Invalid upload form.');
+    throw err;
+  }
+  return (ctx.request as unknown as { file?: UploadedPart }).file;
+}
+
+function cleanName(name: string): string {
+  const base = path
+    .basename(name.replace(/\\/g, '/'))
+    .replace(/\p{Cc}/gu, '')
+    .trim();
+  return (base || 'upload').slice(0, 255);
+}
+
+export async function handleUpload(
+  app: AppContext,
+  ctx: Context,
+  user: SessionUser,
+): Promise<FileRow> {
+  const dirs = mediaDirs(app.config.dataDir);
+  await ensureMediaDirs(dirs);
+  const plan = await planFor(app.db, user.id, today(app.clock));
+  const part = await receive(ctx, dirs.incoming, plan.maxFileSize);
+  let mediaPath: string | null = null;
+  let previewPath: string | null = null;
+  try {
+    const fields = validateFields(
+      (ctx.request as { body?: unknown }).body,
+      await userLocations(app.db, user.id),
+      part !== undefined,
+    );
+    if (!part)
+      throw new ValidationError(FIELD_MESSAGES.file_data, { file_data: FIELD_MESSAGES.file_data });
+
+    const engine = await engineFor(app);
+    const info = await engine.probe(part.path);
+    const storedName = `${generatedName()}.${extensionFor(info.format)}`;
+    mediaPath = storedPath(dirs.media, storedName);
+    await moveFile(part.path, mediaPath);
+
+    const now = app.clock.now().toISOString();
+    const base = {
+      user_id: user.id,
+      original_name: cleanName(part.originalname),
+      stored_name: storedName,
+      kind: info.kind,
+      format: info.format,
+      size_bytes: part.size,
+      description: fields.description,
+      location: fields.location,
+      status_time: now,
+      created_at: now,
+    };
+
+    if (info.kind === 'image') {
+      // Pictures are analysed in the request: the answer carries the processed file.
+      const result = await engine.analyse(mediaPath, { keepPreviewFrame: true });
+      const preview = await savePreview(dirs.previews, result.preview);
+      previewPath = preview?.path ?? null;
+      const id = await insertFile(app.db, {
+        ...base,
+        ...resultColumns(result, preview?.name ?? null),
+        status: 'PROCESSED',
+        processed_at: app.clock.now().toISOString(),
+      });
+      return await loadRow(app.db, id);
+    }
+
+    const id = await app.db.transaction(async (trx) => {
+      const fileId = await insertFile(trx, { ...base, status: 'QUEUED' });
+      await enqueueJob(trx, {
+        fileId,
+        priority: plan.priority,
+        maxAttempts: app.config.jobMaxAttempts,
+        now: app.clock.now(),
+      });
+      return fileId;
+    });
+    return await loadRow(app.db, id);
+  } catch (err) {
+    await Promise.all([
+      removeQuietly(part?.path),
+      removeQuietly(mediaPath),
+      removeQuietly(previewPath),
+    ]);
+    throw err;
+  }
+}
+
+function validateFields(
+  body: unknown,
+  locations: string[],
+  hasFile: boolean,
+): { description: string; location: string } {
+  const form = (body ?? {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(form)) {
+    if (!TEXT_FIELDS.has(key))
+      throw new ValidationError(`Unexpected form field: ${key.slice(0, 64)}.`);
+    if (typeof value !== 'string') throw new ValidationError(`Send the ${key} field once.`);
+  }
+  const description = typeof form.file_description === 'string' ? form.file_description.trim() : '';
+  const location = typeof form.location === 'string' ? form.location.trim() : '';
+  const problems: Record<string, string> = {};
+  if (!hasFile) problems.file_data = FIELD_MESSAGES.file_data;
+  if (description === '') problems.file_description = FIELD_MESSAGES.file_description;
+  else if (description.length > MAX_DESCRIPTION)
+    problems.file_description = `Keep the description under ${MAX_DESCRIPTION} characters.`;
+  if (location === '' || !locations.includes(location)) problems.location = FIELD_MESSAGES.location;
+  if (Object.keys(problems).length > 0) throw ValidationError.of(problems);
+  return { description, location };
+}
+
+async function insertFile(
+  db: Knex | Knex.Transaction,
+  row: Record<string, unknown>,
+): Promise<number> {
+  const inserted = await typed<Array<{ id: number } | number>>(db('files').insert(row, ['id']));
+  const first = inserted[0];
+  return Number(typeof first === 'object' ? first.id : first);
+}
+
+async function loadRow(db: Knex, id: number): Promise<FileRow> {
+  return normaliseFileRow(await typed<FileRow>(db('files').where('id', id).first()));
+}

@@ -1,0 +1,283 @@
+/**
+ * The durable job queue (SCHEMA.md): one `jobs` row per queued video. Claims take a lease; every
+ * claim gets its own lease token, so a worker whose lease expired (and whose job another worker
+ * took over) can neither extend nor complete it. Timestamps are ISO UTC strings, which compare
+ * correctly as text in both databases.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { dbClient } from '../db.ts';
+import { typed } from '../files/access.ts';
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobRow {
+  id: number;
+  file_id: number;
+  priority: number;
+  state: JobState;
+  attempts: number;
+  max_attempts: number;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** researcher 2, premium 1, free 0 (SCHEMA.md). */
+export const PRIORITY = { researcher: 2, premium: 1, free: 0 } as const;
+
+const iso = (d: Date): string => d.toISOString();
+
+export async function enqueueJob(
+  db: Knex | Knex.Transaction,
+  job: { fileId: number; priority: number; maxAttempts: number; now: Date },
+): Promise<void> {
+  const now = iso(job.now);
+  await db('jobs').insert({
+    file_id: job.fileId,
+    priority: job.priority,
+    state: 'queued',
+    attempts: 0,
+    max_attempts: job.maxAttempts,
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+export function leaseToken(workerId: string): string {
+  return `${workerId}:${randomBytes(6).toString('hex')}`.slice(0, 128);
+}
+
+/**
+ * Claims the next job: queued ones, or running ones whose lease has expired (a crashed worker),
+ * highest priority first, then oldest. Jobs that have used all their attempts are never claimed
+ * (see `failExhaustedJobs`).
+ */
+export async function claimJob(
+  db: Knex,
+  opts: { workerId: string; now: Date; leaseMs: number },
+): Promise<JobRow | null> {
+  const token = leaseToken(opts.workerId);
+  const now = iso(opts.now);
+  const leaseUntil = iso(new Date(opts.now.getTime() + opts.leaseMs));
+  const claimable = (q: Knex.QueryBuilder): void => {
+    void q.where('state', 'queued').orWhere((w) => {
+      void w
+        .where('state', 'running')
+        .andWhere('lease_until', '<', now)
+        .andWhere('attempts', '<', db.ref('max_attempts'));
+    });
+  };
+  const update = {
+    state: 'running',
+    lease_owner: token,
+    lease_until: leaseUntil,
+    attempts: db.raw('attempts + 1'),
+    updated_at: now,
+  };
+
+  if (dbClient(db) === 'postgres') {
+    const claimed = await db.transaction(async (trx) => {
+      const row = await typed<{ id: number } | undefined>(
+        trx('jobs')
+          .where(claimable)
+          .orderBy([
+            { column: 'priority', order: 'desc' },
+            { column: 'id', order: 'asc' },
+          ])
+          .first('id')
+          .forUpdate()
+          .skipLocked(),
+      );
+      if (!row) return false;
+      await trx('jobs').where('id', row.id).update(update);
+      return true;
+    });
+    if (!claimed) return null;
+  } else {
+    // SQLite serialises writers, so one UPDATE with the choice in a sub-select is atomic.
+    const changed = await db('jobs')
+      .where(
+        'id',
+        db('jobs')
+          .select('id')
+          .where(claimable)
+          .orderBy([
+            { column: 'priority', order: 'desc' },
+            { column: 'id', order: 'asc' },
+          ])
+          .limit(1),
+      )
+      .update(update);
+    if (changed === 0) return null;
+  }
+  const row = await typed<JobRow | undefined>(
+    db('jobs').where({ lease_owner: token, state: 'running' }).first(),
+  );
+  return row ? normaliseJob(row) : null;
+}
+
+/** Extends a running job's lease; false when the lease was lost (expired and taken over). */
+export async function extendLease(
+  db: Knex,
+  job: Pick<JobRow, 'id' | 'lease_owner'>,
+  opts: { now: Date; leaseMs: number },
+): Promise<boolean> {
+  const changed = await db('jobs')
+    .where({ id: job.id, lease_owner: job.lease_owner, state: 'running' })
+    .update({
+      lease_until: iso(new Date(opts.now.getTime() + opts.leaseMs)),
+      updated_at: iso(opts.now),
+    });
+  return changed > 0;
+}
+
+/** Marks a claimed job's file PROCESSING (status_time = now) unless it is already finished. */
+export async function markProcessing(db: Knex, job: JobRow, now: Date): Promise<void> {
+  await db('files')
+    .where('id', job.file_id)
+    .whereIn('status', ['UPLOADED', 'QUEUED', 'PROCESSING'])
+    .update({ status: 'PROCESSING', status_time: iso(now), status_reason: null });
+}
+
+/**
+ * Writes the results and finishes the job in ONE transaction, only while this claim still holds
+ * the lease. Frames are written whole (overwrite), so a retried job never appends. Returns false
+ * (and writes nothing) when the lease was lost.
+ */
+export async function completeJob(
+  db: Knex,
+  job: JobRow,
+  fileUpdate: object,
+  now: Date,
+): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const changed = await trx('jobs')
+      .where({ id: job.id, lease_owner: job.lease_owner, state: 'running' })
+      .update({
+        state: 'done',
+        lease_owner: null,
+        lease_until: null,
+        last_error: null,
+        updated_at: iso(now),
+      });
+    if (changed === 0) return false;
+    await trx('files')
+      .where('id', job.file_id)
+      .update({
+        ...fileUpdate,
+        status: 'PROCESSED',
+        status_reason: null,
+        status_time: iso(now),
+        processed_at: iso(now),
+      });
+    return true;
+  });
+}
+
+/**
+ * Records a failed attempt. Permanent failures (the content itself is bad) and the last allowed
+ * attempt mark the job failed and the file FAILED with `reason`; otherwise the job goes back to
+ * the queue. Returns the resulting state, or null when the lease was lost.
+ */
+export async function failAttempt(
+  db: Knex,
+  job: JobRow,
+  opts: { reason: string; permanent: boolean; now: Date },
+): Promise<'queued' | 'failed' | null> {
+  const final = opts.permanent || job.attempts >= job.max_attempts;
+  return db.transaction(async (trx) => {
+    const changed = await trx('jobs')
+      .where({ id: job.id, lease_owner: job.lease_owner, state: 'running' })
+      .update({
+        state: final ? 'failed' : 'queued',
+        lease_owner: null,
+        lease_until: null,
+        last_error: opts.reason,
+        updated_at: iso(opts.now),
+      });
+    if (changed === 0) return null;
+    await trx('files')
+      .where('id', job.file_id)
+      .whereNot('status', 'PROCESSED')
+      .update({
+        status: final ? 'FAILED' : 'QUEUED',
+        status_reason: final ? opts.reason : null,
+        status_time: iso(opts.now),
+      });
+    return final ? 'failed' : 'queued';
+  });
+}
+
+/** Puts a job back untouched (worker stopping): the attempt does not count. */
+export async function releaseJob(db: Knex, job: JobRow, now: Date): Promise<void> {
+  await db.transaction(async (trx) => {
+    const changed = await trx('jobs')
+      .where({ id: job.id, lease_owner: job.lease_owner, state: 'running' })
+      .update({
+        state: 'queued',
+        lease_owner: null,
+        lease_until: null,
+        attempts: trx.raw('CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END'),
+        updated_at: iso(now),
+      });
+    if (changed > 0) {
+      await trx('files')
+        .where({ id: job.file_id, status: 'PROCESSING' })
+        .update({ status: 'QUEUED', status_time: iso(now) });
+    }
+  });
+}
+
+/**
+ * Jobs whose worker died on their last allowed attempt would otherwise sit in `running` forever:
+ * fail them (and their files) with a readable reason.
+ */
+export async function failExhaustedJobs(db: Knex, now: Date): Promise<number> {
+  const stamp = iso(now);
+  const stuck = await typed<Pick<JobRow, 'id' | 'file_id' | 'attempts' | 'last_error'>[]>(
+    db('jobs')
+      .where('state', 'running')
+      .andWhere('lease_until', '<', stamp)
+      .andWhere('attempts', '>=', db.ref('max_attempts'))
+      .select('id', 'file_id', 'attempts', 'last_error'),
+  );
+  let failed = 0;
+  for (const job of stuck) {
+    const reason =
+      job.last_error ??
+      `Analysis did not finish after ${job.attempts} attempts (the worker stopped or timed out).`;
+    await db.transaction(async (trx) => {
+      const changed = await trx('jobs')
+        .where({ id: job.id, state: 'running' })
+        .andWhere('lease_until', '<', stamp)
+        .update({
+          state: 'failed',
+          lease_owner: null,
+          lease_until: null,
+          last_error: reason,
+          updated_at: stamp,
+        });
+      if (changed === 0) return;
+      failed += 1;
+      await trx('files')
+        .where('id', job.file_id)
+        .whereNot('status', 'PROCESSED')
+        .update({ status: 'FAILED', status_reason: reason, status_time: stamp });
+    });
+  }
+  return failed;
+}
+
+function normaliseJob(row: JobRow): JobRow {
+  return {
+    ...row,
+    id: Number(row.id),
+    file_id: Number(row.file_id),
+    priority: Number(row.priority),
+    attempts: Number(row.attempts),
+    max_attempts: Number(row.max_attempts),
+  };
+}

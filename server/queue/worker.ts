@@ -1,0 +1,246 @@
+/**
+ * The analysis worker: `startWorker(app)` runs WORKER_CONCURRENCY poll loops that claim video
+ * jobs from the durable queue, analyse them with the engine under a renewed lease, and write the
+ * results (QUEUED -> PROCESSING -> PROCESSED / FAILED). It also runs the media retention sweep.
+ * `stop()` cancels running analyses through their AbortSignal and hands their jobs back.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import {
+  CorruptMediaError,
+  EngineError,
+  MediaLimitError,
+  UnsafeMediaError,
+  UnsupportedMediaError,
+} from '../../engine/index.ts';
+import type { AppContext } from '../context.ts';
+import type { FileEngine } from '../files/engine.ts';
+import { engineFor } from '../files/engine.ts';
+import { normaliseFileRow } from '../files/access.ts';
+import type { FileRow } from '../files/records.ts';
+import { resultColumns, savePreview } from '../files/results.ts';
+import { ensureMediaDirs, mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
+import { alertHornets } from './alerts.ts';
+import type { JobRow } from './queue.ts';
+import {
+  claimJob,
+  completeJob,
+  extendLease,
+  failAttempt,
+  failExhaustedJobs,
+  markProcessing,
+  releaseJob,
+} from './queue.ts';
+import { sweepRetention } from './retention.ts';
+
+export interface WorkerOptions {
+  /** Idle wait between polls of an empty queue. */
+  pollMs?: number;
+  /** How often the retention sweep runs. */
+  sweepMs?: number;
+  /** Analysis loops; default WORKER_CONCURRENCY (at least 1). */
+  concurrency?: number;
+  /** An engine built by the caller; default the application's lazily created engine. */
+  engine?: FileEngine;
+  workerId?: string;
+}
+
+export interface WorkerHandle {
+  stop(): Promise<void>;
+}
+
+/** Errors about the content itself: retrying cannot help, so the file fails at once. */
+function isPermanent(err: unknown): boolean {
+  return (
+    err instanceof UnsupportedMediaError ||
+    err instanceof CorruptMediaError ||
+    err instanceof UnsafeMediaError ||
+    err instanceof MediaLimitError
+  );
+}
+
+export function failureReason(err: unknown): string {
+  if (err instanceof EngineError) return err.message;
+  const text = err instanceof Error ? err.message : String(err);
+  return `Analysis failed: ${text}`.slice(0, 1000);
+}
+
+export function startWorker(app: AppContext, options: WorkerOptions = {}): WorkerHandle {
+  const { config, db, clock, logger } = app;
+  const workerId =
+    options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const leaseMs = config.jobLeaseSeconds * 1000;
+  const pollMs = options.pollMs ?? 1000;
+  const sweepMs = options.sweepMs ?? 60_000;
+  const concurrency = Math.max(1, options.concurrency ?? config.workerConcurrency);
+  const dirs = mediaDirs(config.dataDir);
+  const running = new Set<AbortController>();
+  const stopController = new AbortController();
+  let stopping = false;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopController.signal.aborted) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        stopController.signal.removeEventListener('abort', done);
+        resolve();
+      }
+      stopController.signal.addEventListener('abort', done);
+    });
+
+  const getEngine = (): Promise<FileEngine> =>
+    options.engine ? Promise.resolve(options.engine) : engineFor(app);
+
+  async function runJob(engine: FileEngine, job: JobRow): Promise<void> {
+    const controller = new AbortController();
+    running.add(controller);
+    let leaseLost = false;
+    const heartbeat = setInterval(
+      () => {
+        extendLease(db, job, { now: clock.now(), leaseMs }).then(
+          (held) => {
+            if (!held && !controller.signal.aborted) {
+              leaseLost = true;
+              controller.abort(new Error('lease lost'));
+            }
+          },
+          (err: unknown) =>
+            logger.warn('lease renewal failed', { job: job.id, error: String(err) }),
+        );
+      },
+      Math.max(250, Math.floor(leaseMs / 3)),
+    );
+    let previewPath: string | null = null;
+    try {
+      await markProcessing(db, job, clock.now());
+      const raw = (await db('files').where('id', job.file_id).first()) as FileRow | undefined;
+      if (!raw) {
+        await failAttempt(db, job, {
+          reason: 'The file no longer exists.',
+          permanent: true,
+          now: clock.now(),
+        });
+        return;
+      }
+      const file = normaliseFileRow(raw);
+      if (file.media_deleted_at) {
+        await failAttempt(db, job, {
+          reason: 'The media file was deleted.',
+          permanent: true,
+          now: clock.now(),
+        });
+        return;
+      }
+      const started = Date.now();
+      const result = await engine.analyse(storedPath(dirs.media, file.stored_name), {
+        signal: controller.signal,
+        keepPreviewFrame: true,
+      });
+      const preview = await savePreview(dirs.previews, result.preview);
+      previewPath = preview?.path ?? null;
+      const done = await completeJob(
+        db,
+        job,
+        resultColumns(result, preview?.name ?? null),
+        clock.now(),
+      );
+      if (!done) {
+        logger.warn('job lease lost before completion; results discarded', { job: job.id });
+        await removeQuietly(previewPath);
+        return;
+      }
+      if (file.preview_name && file.preview_name !== preview?.name) {
+        await removeQuietly(storedPath(dirs.previews, file.preview_name));
+      }
+      logger.info('job done', {
+        job: job.id,
+        file: file.id,
+        ms: Date.now() - started,
+        attempt: job.attempts,
+      });
+      try {
+        await alertHornets(app, file.id);
+      } catch (err) {
+        logger.error('hornet alert failed', { file: file.id, error: String(err) });
+      }
+    } catch (err) {
+      await removeQuietly(previewPath);
+      if (leaseLost) {
+        logger.warn('job abandoned: lease lost', { job: job.id });
+      } else if (stopping && controller.signal.aborted) {
+        await releaseJob(db, job, clock.now());
+        logger.info('job handed back on stop', { job: job.id });
+      } else {
+        const reason = failureReason(err);
+        const state = await failAttempt(db, job, {
+          reason,
+          permanent: isPermanent(err),
+          now: clock.now(),
+        });
+        logger.warn('job attempt failed', { job: job.id, attempt: job.attempts, state, reason });
+      }
+    } finally {
+      clearInterval(heartbeat);
+      running.delete(controller);
+    }
+  }
+
+  async function loop(slot: number): Promise<void> {
+    while (!stopping) {
+      let engine: FileEngine;
+      try {
+        engine = await getEngine();
+      } catch (err) {
+        // No model / no ffmpeg: leave the jobs queued rather than failing them one by one.
+        logger.error('analysis engine unavailable; jobs stay queued', { error: String(err) });
+        await sleep(Math.max(pollMs, 5000));
+        continue;
+      }
+      let job: JobRow | null = null;
+      try {
+        if (slot === 0) await failExhaustedJobs(db, clock.now());
+        job = await claimJob(db, { workerId, now: clock.now(), leaseMs });
+      } catch (err) {
+        logger.error('claiming a job failed', { error: String(err) });
+      }
+      if (!job) {
+        await sleep(pollMs);
+        continue;
+      }
+      await runJob(engine, job);
+    }
+  }
+
+  async function sweepLoop(): Promise<void> {
+    while (!stopping) {
+      try {
+        const deleted = await sweepRetention(db, {
+          dataDir: config.dataDir,
+          retentionHours: config.mediaRetentionHours,
+          clock,
+        });
+        if (deleted > 0) logger.info('retention: video media deleted', { files: deleted });
+      } catch (err) {
+        logger.error('retention sweep failed', { error: String(err) });
+      }
+      await sleep(sweepMs);
+    }
+  }
+
+  const loops = (async () => {
+    await ensureMediaDirs(dirs);
+    await Promise.all([sweepLoop(), ...Array.from({ length: concurrency }, (_, i) => loop(i))]);
+  })();
+  logger.info('worker started', { workerId, concurrency });
+
+  return {
+    async stop() {
+      stopping = true;
+      stopController.abort();
+      for (const c of running) c.abort(new Error('worker stopping'));
+      await loops;
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Files API: upload (spec 7), the signed-in user's file list, and per-file detail, media,
+ * report CSV and preview (decisions.md 1b). Owners and admins only; others get a 404.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Router } from '@koa/router';
+import type { Context } from 'koa';
+import { frameCsv } from '../../engine/index.ts';
+import type { AppContext } from '../context.ts';
+import { currentUser } from '../context.ts';
+import { today } from '../clock.ts';
+import { Conflict, NotFound } from '../errors.ts';
+import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
+import { planFor } from '../files/plans.ts';
+import type { FileRow } from '../files/records.ts';
+import { fileDetail, fileRecord, hasMedia, rowFrames } from '../files/records.ts';
+import { CONTENT_TYPES, mediaDirs, storedPath } from '../files/storage.ts';
+import { handleUpload } from '../files/upload.ts';
+
+export function filesRoutes(app: AppContext): Router {
+  const router = new Router();
+  const dirs = mediaDirs(app.config.dataDir);
+
+  /** Research classes are shown when the file's OWNER holds Researcher (not the viewer). */
+  const ownerIsResearcher = async (row: FileRow) =>
+    (await planFor(app.db, row.user_id, today(app.clock))).researcher;
+
+  router.post('/api/upload_docs/', app.requireUser, async (ctx) => {
+    const user = currentUser(ctx);
+    const row = await handleUpload(app, ctx, user);
+    ctx.status = 201;
+    ctx.body = {
+      message: 'File uploaded',
+      file: fileDetail(row, { includeResearch: await ownerIsResearcher(row) }),
+    };
+  });
+
+  router.post('/api/get-uploaded-files-list/', app.requireUser, async (ctx) => {
+    const user = currentUser(ctx);
+    const rows = await typed<FileRow[]>(
+      app
+        .db('files')
+        .where('user_id', user.id)
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .select('id', 'original_name', 'status', 'location', 'status_time', 'media_deleted_at'),
+    );
+    ctx.body = rows.map((r) => fileRecord(normaliseFileRow(r)));
+  });
+
+  router.get('/api/files/:id', app.requireUser, async (ctx) => {
+    const row = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
+    ctx.body = fileDetail(row, { includeResearch: await ownerIsResearcher(row) });
+  });
+
+  router.get('/api/files/:id/media', app.requireUser, async (ctx) => {
+    const row = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
+    if (!hasMedia(row))
+      throw new NotFound('The video was deleted after processing; its report is kept.');
+    await sendFile(
+      ctx,
+      storedPath(dirs.media, row.stored_name),
+      CONTENT_TYPES[row.format] ?? 'application/octet-stream',
+    );
+  });
+
+  router.get('/api/files/:id/report.csv', app.requireUser, async (ctx) => {
+    const row = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
+    if (row.status !== 'PROCESSED') {
+      throw new Conflict(
+        row.status === 'FAILED'
+          ? `This file could not be analysed, so it has no report: ${row.status_reason ?? 'unknown reason'}`
+          : 'The report is not ready yet: the file is still being processed. Try again shortly.',
+      );
+    }
+    const csv = frameCsv(
+      { frames: rowFrames(row) },
+      { includeResearch: await ownerIsResearcher(row) },
+    );
+    ctx.set('Content-Type', 'text/csv; charset=utf-8');
+    ctx.set('Content-Disposition', `attachment; filename="${reportFileName(row)}"`);
+    ctx.body = csv;
+  });
+
+  router.get('/api/files/:id/preview.jpg', app.requireUser, async (ctx) => {
+    const row = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
+    if (!row.preview_name) throw new NotFound('This file has no preview.');
+    await sendFile(ctx, storedPath(dirs.previews, row.preview_name), 'image/jpeg');
+  });
+
+  return router;
+}
+
+function reportFileName(row: FileRow): string {
+  const stem = row.original_name
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .slice(0, 80);
+  return `${stem || 'file'}-report.csv`;
+}
+
+/** Streams a stored file, honouring one `Range: bytes=a-b` (video seeking in the browser). */
+async function sendFile(ctx: Context, file: string, contentType: string): Promise<void> {
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) throw new NotFound('The media file is no longer available.');
+  const size = info.size;
+  ctx.set('Accept-Ranges', 'bytes');
+  ctx.set('Cache-Control', 'private, max-age=0');
+  ctx.type = contentType;
+  const range = /^bytes=(\d*)-(\d*)$/.exec(ctx.get('range'));
+  if (range && (range[1] || range[2]) && size > 0) {
+    let start = range[1] ? Number(range[1]) : size - Number(range[2]);
+    let end = range[1] && range[2] ? Number(range[2]) : size - 1;
+    start = Math.max(0, start);
+    end = Math.min(end, size - 1);
+    if (start > end) {
+      ctx.status = 416;
+      ctx.set('Content-Range', `bytes */${size}`);
+      return;
+    }
+    ctx.status = 206;
+    ctx.set('Content-Range', `bytes ${start}-${end}/${size}`);
+    ctx.length = end - start + 1;
+    ctx.body = createReadStream(file, { start, end });
+    return;
+  }
+  ctx.length = size;
+  ctx.body = createReadStream(file);
+}

@@ -1,0 +1,81 @@
+/**
+ * POST /api/search-results-files (admin only, spec 7): files whose status time lies in
+ * [start_date, end_date) (end exclusive: the console sends the picked end + 1 day), whose
+ * description contains every keyword and whose location contains the location text, both
+ * case-insensitively. One indexed query with the owner joined in (no per-row look-ups).
+ */
+import { Router } from '@koa/router';
+import type { AppContext } from '../context.ts';
+import { ValidationError } from '../errors.ts';
+import { bodyOf } from '../middleware/body.ts';
+import { normaliseFileRow, typed } from '../files/access.ts';
+import type { FileRow } from '../files/records.ts';
+import { searchRecord } from '../files/records.ts';
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MAX_KEYWORDS = 20;
+
+export function parseDay(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const m = DATE_RE.exec(value.trim());
+  if (!m) return null;
+  const d = new Date(`${m[0]}T00:00:00.000Z`);
+  // Rejects 2025-02-30 and friends, which Date silently rolls over.
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === m[0] ? m[0] : null;
+}
+
+/** `%`, `_` and the escape character itself are literal in a user's search text. */
+export function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function searchRoutes(app: AppContext): Router {
+  const router = new Router();
+  router.post('/api/search-results-files', app.requireAdmin, async (ctx) => {
+    const body = bodyOf(ctx);
+    const start = parseDay(body.start_date);
+    const end = parseDay(body.end_date);
+    const problems: Record<string, string> = {};
+    if (!start) problems.start_date = 'Choose a start and end date to run the search.';
+    if (!end) problems.end_date = 'Choose a start and end date to run the search.';
+    if (start && end && start > end)
+      problems.end_date = 'The start date needs to be before the end date.';
+    if (Object.keys(problems).length > 0 || !start || !end) throw ValidationError.of(problems);
+
+    const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+    const keywords = text(body.file_description)
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, MAX_KEYWORDS);
+    const location = text(body.location);
+
+    const query = app
+      .db('files')
+      .join('users', 'users.id', 'files.user_id')
+      .where('files.status_time', '>=', `${start}T00:00:00.000Z`)
+      .andWhere('files.status_time', '<', `${end}T00:00:00.000Z`);
+    for (const word of keywords) {
+      query.andWhereRaw("lower(files.description) like ? escape '\\'", [likePattern(word)]);
+    }
+    if (location)
+      query.andWhereRaw("lower(files.location) like ? escape '\\'", [likePattern(location)]);
+    const rows = await typed<Array<FileRow & { owner_email: string }>>(
+      query
+        .orderBy([
+          { column: 'files.status_time', order: 'desc' },
+          { column: 'files.id', order: 'desc' },
+        ])
+        .select(
+          'files.id',
+          'files.original_name',
+          'files.status',
+          'files.location',
+          'files.status_time',
+          'files.media_deleted_at',
+          'users.email as owner_email',
+        ),
+    );
+    ctx.body = rows.map((r) => searchRecord(normaliseFileRow(r)));
+  });
+  return router;
+}
