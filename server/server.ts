@@ -63,7 +63,10 @@ export async function startServer(
   await migrateLatest(app.db);
   await bootstrapAdmin(app);
   const koa = createApp(app, opts);
-  const server = http.createServer(koa.callback());
+  const handler = koa.callback();
+  const server = http.createServer((req, res) => {
+    void handler(req, res);
+  });
   server.requestTimeout = 0; // uploads of large videos may take a while; Koa routes bound their own work
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

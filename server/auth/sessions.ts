@@ -21,6 +21,15 @@ export interface SessionUser {
 /** Extend a session's expiry at most once a minute, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+interface SessionJoinRow {
+  expires_at: string;
+  last_seen_at: string;
+  user_id: number;
+  email: string;
+  name: string;
+  role: Role;
+}
+
 export class SessionStore {
   constructor(
     private readonly db: Knex,
@@ -50,27 +59,18 @@ export class SessionStore {
   async lookup(token: string): Promise<{ user: SessionUser; sessionId: string } | null> {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
     const id = hashToken(token);
-    const row = (await this.db('sessions')
+    const row = await this.db<SessionJoinRow>('sessions')
       .join('users', 'users.id', 'sessions.user_id')
       .where('sessions.id', id)
       .whereNull('sessions.revoked_at')
-      .first(
+      .first<SessionJoinRow | undefined>(
         'sessions.expires_at',
         'sessions.last_seen_at',
         'users.id as user_id',
         'users.email',
         'users.name',
         'users.role',
-      )) as
-      | {
-          expires_at: string;
-          last_seen_at: string;
-          user_id: number;
-          email: string;
-          name: string;
-          role: Role;
-        }
-      | undefined;
+      );
     const now = this.clock.now();
     if (!row || row.expires_at <= now.toISOString()) return null;
     if (now.getTime() - Date.parse(row.last_seen_at) > TOUCH_INTERVAL_MS) {

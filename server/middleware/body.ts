@@ -8,10 +8,16 @@ import { PayloadTooLarge, ValidationError } from '../errors.ts';
 
 export function jsonBody(limitBytes: number): Middleware {
   return async (ctx, next) => {
-    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
+    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) {
+      await next();
+      return;
+    }
     const isJson = ctx.is('application/json', '+json');
     const isForm = ctx.is('application/x-www-form-urlencoded');
-    if (!isJson && !isForm) return next();
+    if (!isJson && !isForm) {
+      await next();
+      return;
+    }
     const declared = Number(ctx.get('content-length') || '0');
     if (declared > limitBytes)
       throw new PayloadTooLarge(`Request body is larger than ${limitBytes} bytes`);
@@ -29,7 +35,7 @@ export function jsonBody(limitBytes: number): Middleware {
       }
     }
     setBody(ctx, body);
-    return next();
+    await next();
   };
 }
 

@@ -11,13 +11,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function originCheck(publicOrigin: string): Middleware {
   return async (ctx, next) => {
-    if (SAFE_METHODS.has(ctx.method)) return next();
+    if (SAFE_METHODS.has(ctx.method)) {
+      await next();
+      return;
+    }
     const origin = ctx.get('origin') || originOf(ctx.get('referer'));
     if (origin) {
       const allowed = new Set([publicOrigin, `${ctx.protocol}://${ctx.host}`]);
       if (!allowed.has(origin)) throw new Forbidden('Cross-site request refused');
     }
-    return next();
+    await next();
   };
 }
 

@@ -41,28 +41,37 @@ export function staticConsole(root: string): Middleware {
       ctx.path === '/api' ||
       ctx.path.startsWith('/api/')
     ) {
-      return next();
+      await next();
+      return;
     }
     let rel: string;
     try {
       rel = decodeURIComponent(ctx.path);
     } catch {
-      return next();
+      await next();
+      return;
     }
     const file = resolveInside(rootAbs, rel);
     const hit = file ? await statFile(file) : null;
     if (file && hit) {
       const immutable = rel.startsWith('/assets/');
       ctx.set('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-      return send(ctx, file, hit.size);
+      send(ctx, file, hit.size);
+      return;
     }
     // A name with an extension that does not exist is a real 404, not a client route.
-    if (path.extname(rel) !== '' && !rel.endsWith('.html')) return next();
+    if (path.extname(rel) !== '' && !rel.endsWith('.html')) {
+      await next();
+      return;
+    }
     const index = path.join(rootAbs, 'index.html');
     const indexStat = await statFile(index);
-    if (!indexStat) return next();
+    if (!indexStat) {
+      await next();
+      return;
+    }
     ctx.set('Cache-Control', 'no-cache');
-    return send(ctx, index, indexStat.size);
+    send(ctx, index, indexStat.size);
   };
 }
 

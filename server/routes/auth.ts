@@ -139,8 +139,9 @@ export function authRoutes(app: AppContext): Router {
     if (!token) throw invalid();
     const now = clock.now().toISOString();
     const hash = hashToken(token);
-    const row = (await db('password_resets').where({ token_hash: hash }).first('id', 'user_id')) as
-      { id: number; user_id: number } | undefined;
+    const row = await db('password_resets')
+      .where({ token_hash: hash })
+      .first<{ id: number; user_id: number } | undefined>('id', 'user_id');
     if (!row) throw invalid();
     // Claim the token atomically: only one request can flip used_at from null.
     const claimed = await db('password_resets')

@@ -25,11 +25,11 @@ export async function activeProducts(
   userId: number,
   day: string,
 ): Promise<ProductName[]> {
-  const rows = (await db('products')
+  const rows = await db('products')
     .where({ user_id: userId })
     .andWhere('end_date', '>=', day)
     .andWhere('start_date', '<=', day)
-    .select('product_name')) as Array<{ product_name: string }>;
+    .select<Array<{ product_name: string }>>('product_name');
   const names = new Set(rows.map((r) => r.product_name));
   return PRODUCT_NAMES.filter((n) => names.has(n));
 }

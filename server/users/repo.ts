@@ -20,9 +20,9 @@ export function normaliseEmail(email: string): string {
 }
 
 export async function findUserByEmail(db: Knex, email: string): Promise<UserRow | undefined> {
-  const row = (await db('users')
+  const row = await db('users')
     .where({ email: normaliseEmail(email) })
-    .first()) as UserRow | undefined;
+    .first<UserRow | undefined>();
   return row ? { ...row, id: Number(row.id) } : undefined;
 }
 
@@ -46,9 +46,9 @@ export async function createUser(
     };
     let id: number;
     try {
-      const [inserted] = (await trx('users').insert(row).returning('id')) as Array<
-        { id: number } | number
-      >;
+      const [inserted] = await trx('users')
+        .insert(row)
+        .returning<Array<{ id: number } | number>>('id');
       id = typeof inserted === 'object' ? Number(inserted.id) : Number(inserted);
     } catch (err) {
       if (isUniqueViolation(err)) throw new Conflict('An account with this email already exists');
@@ -60,7 +60,7 @@ export async function createUser(
         locations.map((name, position) => ({ user_id: id, name, position })),
       );
     }
-    return { id, ...row } as UserRow;
+    return { id, ...row };
   });
 }
 
@@ -79,12 +79,10 @@ export function cleanLocations(raw: unknown[]): string[] {
 }
 
 export async function userLocations(db: Knex, userId: number): Promise<string[]> {
-  const rows = (await db('locations')
+  const rows = await db('locations')
     .where({ user_id: userId })
     .orderBy(['position', 'id'])
-    .select('name')) as Array<{
-    name: string;
-  }>;
+    .select<Array<{ name: string }>>('name');
   return rows.map((r) => r.name);
 }
 
@@ -121,14 +119,14 @@ export interface UserProductRow {
 
 /** Every user, once per product (or once with null product fields when they have none). */
 export async function usersWithProducts(db: Knex): Promise<UserProductRow[]> {
-  return (await db('users')
+  return db('users')
     .leftJoin('products', 'products.user_id', 'users.id')
     .orderBy([
       { column: 'users.email' },
       { column: 'products.start_date' },
       { column: 'products.id' },
     ])
-    .select(
+    .select<UserProductRow[]>(
       'users.email',
       'users.name',
       'users.role',
@@ -136,7 +134,7 @@ export async function usersWithProducts(db: Knex): Promise<UserProductRow[]> {
       'products.product_name',
       'products.start_date',
       'products.end_date',
-    )) as UserProductRow[];
+    );
 }
 
 export function isUniqueViolation(err: unknown): boolean {
