@@ -1,0 +1,31 @@
+/** Model evaluation on labelled datasets (`hivesight eval`). */
+export { buildLabelMap, parseLabelMappings, mapLabel, isEvalClass } from './labels.ts';
+export type { EvalClass, LabelMap } from './labels.ts';
+export { readDataset, parseYoloLabels, parseYamlNames } from './datasets.ts';
+export type { Dataset, BoxDataset, CropDataset, LabelledBox } from './datasets.ts';
+export {
+  iou,
+  matchClass,
+  averagePrecision,
+  evaluateBoxes,
+  countErrorPct,
+  evaluateCrops,
+  cropPrediction,
+  thresholdFor,
+  IOU_THRESHOLD,
+} from './metrics.ts';
+export type {
+  ClassMetrics,
+  BoxMetrics,
+  CropMetrics,
+  CropClass,
+  CropOutcome,
+  GroundTruth,
+  ImageEval,
+  Prediction,
+  ScoreThresholds,
+} from './metrics.ts';
+export { createEvalPredictor, EVAL_SCORE_THRESHOLD } from './predict.ts';
+export type { EvalDetector, EvalPredictor, PredictedImage } from './predict.ts';
+export { evaluateDataset } from './run.ts';
+export type { EvalOptions, EvalReport, BoxEvalReport, CropEvalReport } from './run.ts';

@@ -1,0 +1,105 @@
+/**
+ * Evaluates a model on a dataset folder: reads the dataset, asks the predictor (the production
+ * decode + detector) for each image, and scores boxes (AP50, P/R, count error) or crops
+ * (pollen vs not pollen accuracy).
+ */
+import { AnalysisCancelledError } from '../errors.ts';
+import type { ProductClass } from '../types.ts';
+import { readDataset } from './datasets.ts';
+import type { BoxDataset, CropDataset } from './datasets.ts';
+import { buildLabelMap } from './labels.ts';
+import { cropPrediction, evaluateBoxes, evaluateCrops, thresholdFor } from './metrics.ts';
+import type {
+  BoxMetrics,
+  CropMetrics,
+  CropOutcome,
+  ImageEval,
+  Prediction,
+  ScoreThresholds,
+} from './metrics.ts';
+import type { EvalPredictor, PredictedImage } from './predict.ts';
+
+export interface EvalOptions {
+  predict: EvalPredictor;
+  /** The model's own thresholds (from its card): precision, recall and counts use these. */
+  thresholds: ScoreThresholds;
+  /** Classes the model can detect. */
+  modelClasses: readonly ProductClass[];
+  /** Extra `LABEL: CLASS` mappings on top of the built-in names. */
+  labelMappings?: Readonly<Record<string, string>>;
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export type BoxEvalReport = { kind: 'boxes'; dataset: string } & BoxMetrics;
+export type CropEvalReport = { kind: 'crops'; dataset: string } & CropMetrics;
+export type EvalReport = BoxEvalReport | CropEvalReport;
+
+export async function evaluateDataset(root: string, options: EvalOptions): Promise<EvalReport> {
+  const dataset = await readDataset(root, buildLabelMap(options.labelMappings));
+  return dataset.kind === 'boxes'
+    ? evaluateBoxDataset(dataset, options)
+    : evaluateCropDataset(dataset, options);
+}
+
+async function predictAll(paths: string[], options: EvalOptions): Promise<PredictedImage[]> {
+  const out: PredictedImage[] = [];
+  for (const file of paths) {
+    if (options.signal?.aborted) throw new AnalysisCancelledError('The evaluation was cancelled.');
+    out.push(await options.predict(file, options.signal));
+    options.onProgress?.(out.length, paths.length);
+  }
+  return out;
+}
+
+/** Detections in source pixels -> normalised boxes, like the YOLO labels. */
+function normalised(predicted: PredictedImage): Prediction[] {
+  const { width, height } = predicted;
+  return predicted.detections.map((d) => ({
+    cls: d.cls,
+    score: d.score,
+    box: {
+      x: d.box.x / width,
+      y: d.box.y / height,
+      width: d.box.width / width,
+      height: d.box.height / height,
+    },
+  }));
+}
+
+async function evaluateBoxDataset(
+  dataset: BoxDataset,
+  options: EvalOptions,
+): Promise<BoxEvalReport> {
+  const predicted = await predictAll(
+    dataset.images.map((im) => im.path),
+    options,
+  );
+  const images: ImageEval[] = dataset.images.map((im, i) => ({
+    gt: im.gt.map(({ cls, box }) => ({ cls, box })),
+    predictions: normalised(predicted[i]!),
+  }));
+  const metrics = evaluateBoxes(images, {
+    thresholds: options.thresholds,
+    modelClasses: options.modelClasses,
+  });
+  return { kind: 'boxes', dataset: dataset.root, ...metrics };
+}
+
+async function evaluateCropDataset(
+  dataset: CropDataset,
+  options: EvalOptions,
+): Promise<CropEvalReport> {
+  const predicted = await predictAll(
+    dataset.images.map((im) => im.path),
+    options,
+  );
+  const outcomes: CropOutcome[] = dataset.images.map((im, i) => ({
+    truth: im.truth,
+    // What the product would show: only detections at the model's own thresholds.
+    predicted: cropPrediction(
+      normalised(predicted[i]!).filter((p) => p.score >= thresholdFor(p.cls, options.thresholds)),
+    ),
+  }));
+  return { kind: 'crops', dataset: dataset.root, ...evaluateCrops(outcomes) };
+}
