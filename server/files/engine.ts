@@ -1,11 +1,14 @@
 /**
  * The one engine per application context. The engine is created lazily (opening the model is
  * slow and the API must start without it) from the server's configuration; a test or the CLI
- * may hand in an engine it already built.
+ * may hand in an engine it already built. The engine module itself is imported on first use, so
+ * the API starts (and its other routes work) even where the engine cannot load.
  */
-import { createEngine } from '../../engine/index.ts';
+import type * as EngineIndex from '../../engine/index.ts';
 import type { AnalyseOptions, AnalysisOutput, MediaInfo } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
+
+type EngineModule = typeof EngineIndex;
 
 /** The part of the engine files and the queue use. */
 export interface FileEngine {
@@ -19,11 +22,13 @@ export function engineFor(app: { config: Config }): Promise<FileEngine> {
   let engine = engines.get(app);
   if (!engine) {
     const { config } = app;
-    engine = createEngine({
-      modelPath: config.model ?? undefined,
-      sampleFps: config.fps,
-      limits: { maxDurationS: config.maxVideoSeconds },
-    });
+    engine = loadEngineModule().then(({ createEngine }) =>
+      createEngine({
+        modelPath: config.model ?? undefined,
+        sampleFps: config.fps,
+        limits: { maxDurationS: config.maxVideoSeconds },
+      }),
+    );
     // A failed start (model missing) must not stick: the next call tries again.
     engine.catch(() => engines.delete(app));
     engines.set(app, engine);
@@ -33,4 +38,9 @@ export function engineFor(app: { config: Config }): Promise<FileEngine> {
 
 export function setEngineFor(app: object, engine: FileEngine): void {
   engines.set(app, Promise.resolve(engine));
+}
+
+/** The engine's public module, imported lazily (see above). */
+export function loadEngineModule(): Promise<EngineModule> {
+  return import('../../engine/index.ts');
 }

@@ -6,11 +6,11 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { frameCsv } from '../../engine/index.ts';
 import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { today } from '../clock.ts';
 import { Conflict, NotFound } from '../errors.ts';
+import { loadEngineModule } from '../files/engine.ts';
 import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
 import { planFor } from '../files/plans.ts';
 import type { FileRow } from '../files/records.ts';
@@ -76,6 +76,7 @@ export function filesRoutes(app: AppContext): Router {
           : 'The report is not ready yet: the file is still being processed. Try again shortly.',
       );
     }
+    const { frameCsv } = await loadEngineModule();
     const csv = frameCsv(
       { frames: rowFrames(row) },
       { includeResearch: await ownerIsResearcher(row) },
