@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { ClassCounts } from '../../engine/types.ts';
 import type { FileRow, StoredFrame } from '../../server/files/records.ts';
 import type { Role } from '../../server/auth/sessions.ts';
+import { typed } from '../../server/files/access.ts';
 import type { TestClient, TestServer } from './server-helpers.ts';
 import { createUserDirect, signIn } from './server-helpers.ts';
 
@@ -60,27 +61,29 @@ export async function insertFile(
   }
   const status = rest.status ?? 'PROCESSED';
   const processed = status === 'PROCESSED';
-  const inserted = (await server.app.db('files').insert(
-    {
-      user_id: userId,
-      original_name: 'hive.png',
-      stored_name: storedName,
-      kind,
-      format,
-      size_bytes: media?.length ?? 1000,
-      description: 'test file',
-      location: 'Apiary North',
-      status,
-      status_time: now,
-      created_at: now,
-      processed_at: processed ? now : null,
-      counts_json: c === null ? null : JSON.stringify(c ?? (processed ? counts() : null)),
-      frames_json: f === null ? null : JSON.stringify(f ?? (processed ? frames([0]) : [])),
-      summary_json: null,
-      ...rest,
-    },
-    ['id'],
-  )) as Array<{ id: number } | number>;
+  const inserted = await typed<Array<{ id: number } | number>>(
+    server.app.db('files').insert(
+      {
+        user_id: userId,
+        original_name: 'hive.png',
+        stored_name: storedName,
+        kind,
+        format,
+        size_bytes: media?.length ?? 1000,
+        description: 'test file',
+        location: 'Apiary North',
+        status,
+        status_time: now,
+        created_at: now,
+        processed_at: processed ? now : null,
+        counts_json: c === null ? null : JSON.stringify(c ?? (processed ? counts() : null)),
+        frames_json: f === null ? null : JSON.stringify(f ?? (processed ? frames([0]) : [])),
+        summary_json: null,
+        ...rest,
+      },
+      ['id'],
+    ),
+  );
   const first = inserted[0];
   return Number(typeof first === 'object' ? first.id : first);
 }
