@@ -1,0 +1,255 @@
+import {
+  Button,
+  Callout,
+  Card,
+  FileInput,
+  FormGroup,
+  HTMLSelect,
+  Icon,
+  Tag,
+  TextArea,
+} from '@blueprintjs/core';
+import { useEffect, useRef, useState } from 'react';
+import type { ChangeEvent, FormEvent } from 'react';
+import { useAuth } from '../auth.tsx';
+import { errorMessage, post, postForm } from '../lib/api.ts';
+import { formatBytes } from '../lib/format.ts';
+import { toLocationNames } from '../lib/records.ts';
+import { toastError, toastSuccess, toastWarning } from '../lib/toaster.ts';
+import {
+  ACCEPT_ATTRIBUTE,
+  MISSING_INFORMATION,
+  exceedsLimit,
+  isUploadComplete,
+  sizeExceededMessage,
+  uploadErrors,
+} from '../lib/validation.ts';
+
+const TYPES_TEXT = 'MP4, AVI, JPG, JPEG or PNG';
+
+export function UploadForm({
+  onUploaded,
+  compact = false,
+}: {
+  onUploaded?: () => void;
+  compact?: boolean;
+}) {
+  const auth = useAuth();
+  const [maxSize, setMaxSize] = useState<number | null>(null);
+  const [locations, setLocations] = useState<string[]>([]);
+  const [locationsLoaded, setLocationsLoaded] = useState(false);
+  const [file, setFile] = useState<File | null>(null);
+  const [description, setDescription] = useState('');
+  const [location, setLocation] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    post<{ max_file_size?: unknown }>('/api/valid-products-and-file-size', {
+      email_address: auth.email,
+    })
+      .then((body) => {
+        const size = Number(body?.max_file_size);
+        if (live && Number.isFinite(size) && size > 0) setMaxSize(size);
+      })
+      .catch((error: unknown) => {
+        if (live) toastError('Error', `Failed to fetch products. ${errorMessage(error)}`);
+      });
+    post('/api/get-locations-user/', { email_address: auth.email })
+      .then((rows) => {
+        if (live) setLocations(toLocationNames(rows));
+      })
+      .catch((error: unknown) => {
+        if (live) toastError('Error', `Failed to fetch locations. ${errorMessage(error)}`);
+      })
+      .finally(() => {
+        if (live) setLocationsLoaded(true);
+      });
+    return () => {
+      live = false;
+    };
+  }, [auth.email]);
+
+  const clearFile = () => {
+    setFile(null);
+    if (fileInput.current) fileInput.current.value = '';
+  };
+
+  const choose = (event: ChangeEvent<HTMLInputElement>) => {
+    const picked = event.target.files?.[0] ?? null;
+    if (picked && exceedsLimit(picked.size, maxSize)) {
+      toastWarning('File Size Exceeded', sizeExceededMessage(maxSize));
+      clearFile();
+      return;
+    }
+    setFile(picked);
+  };
+
+  const input = { file, description, location };
+  const errors = submitted ? uploadErrors(input) : {};
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (uploading) return;
+    setSubmitted(true);
+    if (!isUploadComplete(input) || !file) {
+      toastWarning(MISSING_INFORMATION.title, MISSING_INFORMATION.message);
+      return;
+    }
+    const form = new FormData();
+    form.append('file_data', file);
+    form.append('file_description', description.trim());
+    form.append('location', location);
+    form.append('email_address', auth.email);
+    setUploading(true);
+    try {
+      await postForm('/api/upload_docs/', form);
+      toastSuccess('File uploaded', `File ${file.name} uploaded successfully.`, 5000);
+      clearFile();
+      setDescription('');
+      setLocation('');
+      setSubmitted(false);
+      onUploaded?.();
+    } catch (error) {
+      toastError('Error uploading file', errorMessage(error, 'An unexpected error occurred.'));
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const noLocations = locationsLoaded && locations.length === 0;
+  const limitText = maxSize ? formatBytes(maxSize) : null;
+
+  return (
+    <div className={`hs-upload${compact ? ' hs-upload-compact' : ''}`}>
+      <Card className="hs-upload-guidelines" elevation={0}>
+        <h2 className="hs-card-title">
+          <Icon icon="info-sign" className="hs-accent" /> Guidelines
+        </h2>
+        <ul className="hs-guidelines">
+          <li>
+            <strong>Accepted file types:</strong> {TYPES_TEXT}
+          </li>
+          {limitText ? (
+            <li>
+              <strong>Maximum file size:</strong> {limitText}
+            </li>
+          ) : null}
+          <li>
+            <strong>Available locations:</strong>{' '}
+            <Tag round intent={locations.length > 0 ? 'success' : 'none'}>
+              {locations.length}
+            </Tag>
+          </li>
+          <li>
+            Tip: a concise description (hive, timeframe, symptoms) helps us prioritize your upload.
+          </li>
+        </ul>
+      </Card>
+      <Card className="hs-upload-form" elevation={1}>
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <FormGroup
+            label="File"
+            labelFor="upload-file-input"
+            labelInfo="(required)"
+            intent={errors.file ? 'danger' : 'none'}
+            helperText={
+              errors.file ??
+              `Accepted types: ${TYPES_TEXT}${limitText ? `. Maximum size: ${limitText}` : ''}.`
+            }
+          >
+            {file ? (
+              <div className="hs-chosen-file">
+                <Icon icon={file.type.startsWith('video') ? 'video' : 'media'} />
+                <span className="hs-chosen-name">{file.name}</span>
+                <Tag minimal round>
+                  {formatBytes(file.size)}
+                </Tag>
+                <Button
+                  icon="cross"
+                  variant="minimal"
+                  intent="danger"
+                  aria-label={`Remove ${file.name}`}
+                  onClick={clearFile}
+                />
+              </div>
+            ) : null}
+            <FileInput
+              fill
+              text={file ? 'Choose another file…' : 'Choose a video or picture…'}
+              buttonText="Browse"
+              hasSelection={file !== null}
+              inputProps={{
+                id: 'upload-file-input',
+                accept: ACCEPT_ATTRIBUTE,
+                ref: fileInput,
+                'aria-label': 'File',
+              }}
+              onInputChange={choose}
+            />
+          </FormGroup>
+          <FormGroup
+            label="Description"
+            labelFor="upload-description"
+            labelInfo="(required)"
+            intent={errors.description ? 'danger' : 'none'}
+            helperText={
+              errors.description ?? 'Describe the hive, the timeframe or any symptoms you noticed.'
+            }
+          >
+            <TextArea
+              id="upload-description"
+              fill
+              className="hs-description"
+              value={description}
+              intent={errors.description ? 'danger' : 'none'}
+              onChange={(e) => setDescription(e.target.value)}
+              placeholder="e.g., Hive 3, morning flight, fewer foragers than last week"
+            />
+          </FormGroup>
+          <FormGroup
+            label="Location"
+            labelFor="upload-location"
+            labelInfo="(required)"
+            intent={errors.location ? 'danger' : 'none'}
+            helperText={
+              errors.location ?? 'The location routes results to the right regional team.'
+            }
+          >
+            <HTMLSelect
+              id="upload-location"
+              fill
+              value={location}
+              disabled={noLocations}
+              onChange={(e) => setLocation(e.target.value)}
+              className={errors.location ? 'hs-select-danger' : undefined}
+            >
+              <option value="">{noLocations ? 'Locations unavailable' : 'Select location'}</option>
+              {locations.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          {noLocations ? (
+            <Callout intent="warning" icon="map-marker" className="hs-gap">
+              No hive locations are registered for your account yet.
+            </Callout>
+          ) : null}
+          <Button
+            type="submit"
+            intent="primary"
+            size="large"
+            icon="cloud-upload"
+            loading={uploading}
+            disabled={uploading}
+            text="Upload File"
+          />
+        </form>
+      </Card>
+    </div>
+  );
+}

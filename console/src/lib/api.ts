@@ -1,0 +1,171 @@
+// The console's one HTTP client: same-origin relative /api paths, cookie session, JSON.
+// Server error bodies carry a top-level `message`; a 401 from any call ends the local session.
+import { cellText } from './format.ts';
+import { clearSession } from './session.ts';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+let onUnauthorized: () => void = () => {
+  window.location.assign('/login');
+};
+
+/** The app installs a router-aware handler so a 401 navigates without a page reload. */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+function messageOf(body: unknown): string | null {
+  if (body && typeof body === 'object' && 'message' in body) {
+    const message: unknown = body.message;
+    if (typeof message === 'string' && message.trim() !== '') return message;
+  }
+  return null;
+}
+
+/** The best human message for any thrown value. */
+export function errorMessage(error: unknown, fallback = 'An unexpected error occurred.'): string {
+  if (error instanceof Error && error.message.trim() !== '') return error.message;
+  if (typeof error === 'string' && error.trim() !== '') return error;
+  return fallback;
+}
+
+async function parseBody(response: Response): Promise<unknown> {
+  const raw = await response.text();
+  if (raw === '') return null;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+interface RequestOptions {
+  method?: 'GET' | 'POST';
+  json?: unknown;
+  form?: FormData;
+  /** Calls where a 401 is an expected answer (the session probe, sign-in). */
+  quiet401?: boolean;
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let body: BodyInit | undefined;
+  if (options.form) body = options.form;
+  else if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  const response = await fetch(path, {
+    method: options.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    body,
+    credentials: 'same-origin',
+  });
+  if (response.status === 401 && !options.quiet401) {
+    clearSession();
+    onUnauthorized();
+  }
+  return response;
+}
+
+/** JSON request; throws ApiError with the server's message on a non-2xx answer. */
+export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options);
+  const body = await parseBody(response);
+  if (!response.ok) {
+    const fallback =
+      response.status === 403
+        ? 'Administrators only'
+        : `Network response was not ok (${response.status})`;
+    throw new ApiError(messageOf(body) ?? fallback, response.status, body);
+  }
+  return body as T;
+}
+
+export function post<T = unknown>(path: string, json: unknown = {}, quiet401 = false): Promise<T> {
+  return request<T>(path, { method: 'POST', json, quiet401 });
+}
+
+export function get<T = unknown>(path: string, quiet401 = false): Promise<T> {
+  return request<T>(path, { method: 'GET', quiet401 });
+}
+
+export function postForm<T = unknown>(path: string, form: FormData): Promise<T> {
+  return request<T>(path, { method: 'POST', form });
+}
+
+/** GET a file as a blob (the users CSV). */
+export async function getBlob(path: string): Promise<Blob> {
+  const response = await send(path, { method: 'GET' });
+  if (!response.ok) {
+    const body = await parseBody(response);
+    throw new ApiError(
+      messageOf(body) ?? `Download failed (${response.status})`,
+      response.status,
+      body,
+    );
+  }
+  return response.blob();
+}
+
+/** Hand a blob to the browser as a download. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export interface Me {
+  email: string;
+  name: string;
+  role: string;
+  products: string[];
+}
+
+/** GET /api/me; null when signed out, throws when the check itself failed. Tolerates small differences in the answer's shape. */
+export async function fetchMe(): Promise<Me | null> {
+  const response = await send('/api/me', { method: 'GET', quiet401: true });
+  if (response.status === 401) return null;
+  if (!response.ok)
+    throw new ApiError(`Session check failed (${response.status})`, response.status, null);
+  const body = (await parseBody(response)) as Record<string, unknown> | null;
+  if (!body || typeof body !== 'object') return null;
+  const user = (body.user && typeof body.user === 'object' ? body.user : body) as Record<
+    string,
+    unknown
+  >;
+  const products = Array.isArray(user.products)
+    ? user.products.map((p: unknown) =>
+        typeof p === 'string'
+          ? p
+          : cellText((p as { product_name?: unknown } | null)?.product_name),
+      )
+    : [];
+  return {
+    email: cellText(user.email) || cellText(user.email_address),
+    name: cellText(user.name),
+    role: cellText(user.role),
+    products: products.filter((p) => p !== ''),
+  };
+}
+
+/** The role string from the sign-in answer (a JSON string, text, or an object with `role`). */
+export function roleFromLoginBody(body: unknown): string {
+  if (typeof body === 'string') return body.trim();
+  if (body && typeof body === 'object' && 'role' in body) return cellText(body.role);
+  return cellText(body);
+}

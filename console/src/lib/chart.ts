@@ -1,0 +1,29 @@
+// Geometry for the counts-over-time line chart (pure, so it is testable).
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface Scale {
+  maxX: number;
+  maxY: number;
+}
+
+export function niceMax(value: number): number {
+  if (!(value > 0)) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 5, 10]) if (step * magnitude >= value) return step * magnitude;
+  return 10 * magnitude;
+}
+
+/** SVG path ("M x y L x y ...") for points scaled into a width x height box (y grows down). */
+export function linePath(points: Point[], scale: Scale, width: number, height: number): string {
+  return points
+    .map((p, i) => {
+      const x = scale.maxX > 0 ? (p.x / scale.maxX) * width : 0;
+      const y = height - (scale.maxY > 0 ? (p.y / scale.maxY) * height : 0);
+      return `${i === 0 ? 'M' : 'L'}${x.toFixed(1)} ${y.toFixed(1)}`;
+    })
+    .join(' ');
+}

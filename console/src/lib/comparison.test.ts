@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { linePath, niceMax } from './chart.ts';
+import { formatInterval, metricRows, significanceText } from './comparison.ts';
+import { countCells, countText } from './fileDetail.ts';
+
+describe('comparison result', () => {
+  it('formats the six indicators with intervals and significance', () => {
+    const rows = metricRows({
+      bee_group_one_percent: 12.34,
+      bee_group_two_percent: null,
+      pollen_group_one_percent: 20,
+      pollen_group_two_percent: 35.56,
+      drones_group_one_percent: '3',
+      drones_group_two_percent: 'x',
+      confidence_intervals: { pollen_group_one: { low: 15.04, high: 25.5 } },
+      significance: { pollen: { z: 2.5, p_value: 0.0124, significant: true }, drones: null },
+    });
+    expect(rows.map((r) => [r.one, r.two])).toEqual([
+      ['12.3%', 'N/A'],
+      ['20.0%', '35.6%'],
+      ['3.0%', 'N/A'],
+    ]);
+    expect(formatInterval(rows[1]!.oneInterval)).toBe('95% CI 15.0–25.5%');
+    expect(formatInterval(null)).toBe('CI not available');
+    expect(significanceText(rows[1]!)).toBe('Significant difference (p = 0.012)');
+    expect(significanceText(rows[2]!)).toBe('No significance test for this indicator');
+    expect(significanceText({ significant: false, pValue: 0.0001 })).toBe(
+      'No significant difference (p = < 0.001)',
+    );
+  });
+});
+
+describe('file detail counts', () => {
+  it('shows not available for classes the model cannot detect', () => {
+    const cells = countCells({ bee: 12, pollen: 3, drone: 0, wasp: null });
+    expect(cells.map((c) => countText(c.value))).toEqual([
+      '12',
+      '3',
+      '0',
+      'not available',
+      'not available',
+    ]);
+  });
+});
+
+describe('chart geometry', () => {
+  it('scales points into the box', () => {
+    expect(niceMax(7)).toBe(10);
+    expect(niceMax(0)).toBe(1);
+    expect(niceMax(120)).toBe(200);
+    expect(
+      linePath(
+        [
+          { x: 0, y: 0 },
+          { x: 2, y: 10 },
+        ],
+        { maxX: 2, maxY: 10 },
+        100,
+        50,
+      ),
+    ).toBe('M0.0 50.0 L100.0 0.0');
+  });
+});

@@ -1,0 +1,220 @@
+import {
+  AnchorButton,
+  Button,
+  Callout,
+  Card,
+  NonIdealState,
+  Spinner,
+  Tag,
+} from '@blueprintjs/core';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { LineChart } from '../components/LineChart.tsx';
+import type { Series } from '../components/LineChart.tsx';
+import { PageHeader } from '../components/PageHeader.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { errorMessage, get } from '../lib/api.ts';
+import { countCells, countText } from '../lib/fileDetail.ts';
+import { formatBytes, formatDateTime, formatPercent, orDash } from '../lib/format.ts';
+
+interface Frame {
+  index: number;
+  time_s: number;
+  counts: Record<string, number | null>;
+  bee_coverage_pct: number;
+}
+
+interface Detail {
+  id: number;
+  name: string;
+  kind: 'image' | 'video';
+  format: string;
+  size_bytes: number;
+  description: string;
+  location: string;
+  status: string;
+  status_reason: string | null;
+  status_time: string;
+  media_url: string;
+  report_url: string;
+  preview_url: string | null;
+  counts: Record<string, number | null> | null;
+  bee_coverage_pct: number | null;
+  model: { name: string; version: string; classes?: string[] } | null;
+  frames: Frame[];
+}
+
+const SERIES = [
+  { key: 'bee', label: 'Worker bees', color: '#d98f1c' },
+  { key: 'pollen', label: 'Bees with pollen', color: '#2e9e5b' },
+  { key: 'drone', label: 'Drones', color: '#4c6fd6' },
+  { key: 'wasp', label: 'Wasps', color: '#c2410c' },
+  { key: 'hornet', label: 'Asian hornets', color: '#9b1c1c' },
+];
+
+function chartSeries(frames: Frame[]): Series[] {
+  return SERIES.filter((s) => frames.some((f) => typeof f.counts[s.key] === 'number')).map((s) => ({
+    label: s.label,
+    color: s.color,
+    points: frames.map((f) => ({ x: f.time_s, y: f.counts[s.key] ?? 0 })),
+  }));
+}
+
+export function FileDetail() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const [detail, setDetail] = useState<Detail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    get<Detail>(`/api/files/${encodeURIComponent(id ?? '')}`)
+      .then((d) => {
+        if (live) setDetail(d);
+      })
+      .catch((e: unknown) => {
+        if (live) setError(errorMessage(e));
+      });
+    return () => {
+      live = false;
+    };
+  }, [id]);
+
+  if (error) {
+    return (
+      <div className="hs-page">
+        <NonIdealState
+          icon="error"
+          title="Unable to load this file"
+          description={error}
+          action={<Link to="/file-upload-list">Back to uploaded files</Link>}
+        />
+      </div>
+    );
+  }
+  if (!detail) return <Spinner className="hs-page-spinner" aria-label="Loading file" />;
+
+  const cells = countCells(detail.counts);
+  const processed = detail.status.toUpperCase() === 'PROCESSED';
+  const series = detail.kind === 'video' ? chartSeries(detail.frames ?? []) : [];
+
+  return (
+    <div className="hs-page">
+      <PageHeader
+        title={detail.name}
+        subtitle={
+          <>
+            <StatusBadge status={detail.status} />{' '}
+            <span className="hs-muted">{formatDateTime(detail.status_time)}</span>
+          </>
+        }
+        actions={
+          <>
+            <Button
+              icon="arrow-left"
+              text="Uploaded files"
+              onClick={() => navigate('/file-upload-list')}
+            />
+            <AnchorButton
+              icon="download"
+              intent="primary"
+              text="Download CSV report"
+              href={detail.report_url}
+              download
+              disabled={!processed}
+            />
+          </>
+        }
+      />
+      {detail.status.toUpperCase() === 'FAILED' ? (
+        <Callout
+          intent="danger"
+          icon="error"
+          title="The analysis failed"
+          className="hs-gap"
+          role="alert"
+        >
+          {detail.status_reason ?? 'No reason was recorded.'}
+        </Callout>
+      ) : null}
+      {!processed && detail.status.toUpperCase() !== 'FAILED' ? (
+        <Callout intent="warning" icon="time" className="hs-gap">
+          This file is still being analysed. Counts appear here when its status is Processed.
+        </Callout>
+      ) : null}
+      <div className="hs-detail">
+        <Card className="hs-section-card hs-detail-preview" elevation={1}>
+          <h2 className="hs-card-title">Annotated preview</h2>
+          {detail.preview_url ? (
+            <img
+              src={detail.preview_url}
+              alt={`Annotated preview of ${detail.name} with a box around each detected insect`}
+              className="hs-preview-img"
+            />
+          ) : (
+            <p className="hs-muted">No preview yet.</p>
+          )}
+          {detail.media_url ? (
+            <AnchorButton
+              variant="minimal"
+              icon="share"
+              text="Open original media"
+              href={detail.media_url}
+              target="_blank"
+            />
+          ) : detail.kind === 'video' ? (
+            <p className="hs-muted hs-small">
+              The video was erased after processing; its report is kept.
+            </p>
+          ) : null}
+        </Card>
+        <div className="hs-detail-side">
+          <Card className="hs-section-card" elevation={1}>
+            <h2 className="hs-card-title">Counts</h2>
+            <dl className="hs-counts">
+              {cells.map((c) => (
+                <div key={c.key} className={c.value === null ? 'hs-count hs-count-na' : 'hs-count'}>
+                  <dt>{c.label}</dt>
+                  <dd>{processed ? countText(c.value) : '—'}</dd>
+                </div>
+              ))}
+              <div className="hs-count">
+                <dt>Bee coverage</dt>
+                <dd>{processed ? formatPercent(detail.bee_coverage_pct) : '—'}</dd>
+              </div>
+            </dl>
+            <p className="hs-muted hs-small">
+              {detail.kind === 'video'
+                ? 'Unique insects, counted by tracking them across sampled frames.'
+                : 'Detections in the picture.'}
+            </p>
+          </Card>
+          <Card className="hs-section-card" elevation={1}>
+            <h2 className="hs-card-title">Details</h2>
+            <dl className="hs-facts">
+              <dt>Kind</dt>
+              <dd>
+                <Tag minimal round>
+                  {detail.kind}
+                </Tag>{' '}
+                {detail.format?.toUpperCase()} · {formatBytes(detail.size_bytes)}
+              </dd>
+              <dt>Location</dt>
+              <dd>{orDash(detail.location)}</dd>
+              <dt>Description</dt>
+              <dd>{orDash(detail.description)}</dd>
+              <dt>Model</dt>
+              <dd>{detail.model ? `${detail.model.name} ${detail.model.version}` : '—'}</dd>
+            </dl>
+          </Card>
+        </div>
+      </div>
+      {series.length > 0 ? (
+        <Card className="hs-section-card" elevation={1}>
+          <h2 className="hs-card-title">Counts over time</h2>
+          <LineChart title={`Insects per analysed frame in ${detail.name}`} series={series} />
+        </Card>
+      ) : null}
+    </div>
+  );
+}

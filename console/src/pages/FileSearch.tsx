@@ -1,0 +1,265 @@
+import {
+  AnchorButton,
+  Button,
+  Callout,
+  Card,
+  FormGroup,
+  InputGroup,
+  NonIdealState,
+  Spinner,
+  Tag,
+} from '@blueprintjs/core';
+import { DateRangeInput3 } from '@blueprintjs/datetime2';
+import { createColumnHelper } from '@tanstack/react-table';
+import { enUS } from 'date-fns/locale';
+import { useMemo, useState } from 'react';
+import type { FormEvent } from 'react';
+import { AdministratorsOnly } from '../components/RouteGuards.tsx';
+import { DataTable } from '../components/DataTable.tsx';
+import { PageHeader } from '../components/PageHeader.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { FileNameLink } from './FileUploadList.tsx';
+import { ApiError, post } from '../lib/api.ts';
+import { rangeProblem, searchDates, todayRange } from '../lib/dateRange.ts';
+import type { Range } from '../lib/dateRange.ts';
+import { distinctCount, filterSearchResults } from '../lib/filters.ts';
+import { formatDateTime, matchesLabel, orDash } from '../lib/format.ts';
+import { toFileRecord } from '../lib/records.ts';
+import type { FileRecord } from '../lib/records.ts';
+import { toastError, toastInfo, toastWarning } from '../lib/toaster.ts';
+
+const SEARCH_FAILED = 'We could not complete the search. Please try again.';
+const column = createColumnHelper<FileRecord>();
+
+const COLUMNS = [
+  column.accessor('name', {
+    header: 'File name',
+    cell: (c) => <FileNameLink file={c.row.original} />,
+  }),
+  column.accessor('email', { header: 'Email', cell: (c) => orDash(c.getValue()) }),
+  column.accessor('status', {
+    header: 'Status',
+    cell: (c) => <StatusBadge status={c.getValue() || 'Unknown'} />,
+  }),
+  column.accessor('videoUrl', {
+    header: 'Media',
+    enableSorting: false,
+    cell: (c) => (
+      <AnchorButton
+        size="small"
+        variant="minimal"
+        icon="share"
+        text="Open"
+        href={c.getValue() || undefined}
+        target="_blank"
+        rel="noreferrer"
+        disabled={!c.getValue()}
+        aria-label={`Open media of ${c.row.original.name || 'Untitled'}`}
+      />
+    ),
+  }),
+  column.accessor('reportUrl', {
+    header: 'Results',
+    enableSorting: false,
+    cell: (c) => (
+      <AnchorButton
+        size="small"
+        variant="minimal"
+        icon="download"
+        text="Download"
+        href={c.getValue() || undefined}
+        download
+        disabled={!c.getValue()}
+        aria-label={`Download results of ${c.row.original.name || 'Untitled'}`}
+      />
+    ),
+  }),
+  column.accessor('location', { header: 'Location', cell: (c) => orDash(c.getValue()) }),
+  column.accessor('statusTime', {
+    header: 'Status time',
+    cell: (c) => formatDateTime(c.getValue()),
+  }),
+];
+
+type Phase = 'idle' | 'loading' | 'done' | 'error';
+
+export function FileSearch() {
+  const [range, setRange] = useState<Range>(() => todayRange());
+  const [location, setLocation] = useState('');
+  const [description, setDescription] = useState('');
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [results, setResults] = useState<FileRecord[]>([]);
+  const [failure, setFailure] = useState('');
+  const [filter, setFilter] = useState('');
+  const [forbidden, setForbidden] = useState(false);
+
+  const shown = useMemo(() => filterSearchResults(results, filter), [results, filter]);
+
+  const reset = () => {
+    setRange(todayRange());
+    setLocation('');
+    setDescription('');
+    setResults([]);
+    setFilter('');
+    setFailure('');
+    setPhase('idle');
+  };
+
+  const search = async (event: FormEvent) => {
+    event.preventDefault();
+    const problem = rangeProblem(range);
+    if (problem || !range[0] || !range[1]) {
+      if (problem) toastWarning(problem.title, problem.message);
+      return;
+    }
+    setPhase('loading');
+    setFailure('');
+    try {
+      const body = await post('/api/search-results-files', {
+        ...searchDates([range[0], range[1]]),
+        file_description: description.trim(),
+        location: location.trim(),
+      });
+      const rows: unknown[] = Array.isArray(body) ? body : [];
+      const records = rows.map(toFileRecord).map((r) => ({
+        ...r,
+        name: r.name || 'Untitled',
+        status: r.status || 'Unknown',
+      }));
+      setResults(records);
+      setFilter('');
+      setPhase('done');
+      if (records.length === 0) {
+        toastInfo(
+          'No files matched.',
+          'Try relaxing your filters or broadening the date range.',
+          5000,
+        );
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403) {
+        setForbidden(true);
+        return;
+      }
+      const message = error instanceof ApiError ? error.message : SEARCH_FAILED;
+      setFailure(message);
+      setPhase('error');
+      toastError('Search failed', message, 6000);
+    }
+  };
+
+  if (forbidden) return <AdministratorsOnly />;
+
+  return (
+    <div className="hs-page">
+      <PageHeader
+        title="File Search"
+        subtitle="Find uploads across all users by date, location and description."
+      />
+      <Card className="hs-section-card" elevation={1}>
+        <form className="hs-search-form" onSubmit={(e) => void search(e)} noValidate>
+          <FormGroup label="Date range" labelFor="search-start-date" helperText="MM/DD/YYYY">
+            <DateRangeInput3
+              value={range}
+              onChange={(next) => setRange([next[0] ?? null, next[1] ?? null])}
+              dateFnsFormat="MM/dd/yyyy"
+              locale={enUS}
+              allowSingleDayRange
+              closeOnSelection
+              contiguousCalendarMonths
+              shortcuts={false}
+              dayPickerProps={{ weekStartsOn: 0 }}
+              startInputProps={{
+                id: 'search-start-date',
+                'aria-label': 'Start date',
+                placeholder: 'MM/DD/YYYY',
+              }}
+              endInputProps={{ 'aria-label': 'End date', placeholder: 'MM/DD/YYYY' }}
+              popoverProps={{ placement: 'bottom-start' }}
+            />
+          </FormGroup>
+          <FormGroup label="Location" labelFor="search-location">
+            <InputGroup
+              id="search-location"
+              leftIcon="map-marker"
+              placeholder="e.g., Warehouse 4"
+              value={location}
+              onValueChange={setLocation}
+            />
+          </FormGroup>
+          <FormGroup label="File description" labelFor="search-description" className="hs-grow">
+            <InputGroup
+              id="search-description"
+              leftIcon="search-text"
+              placeholder="Keywords found in the file"
+              value={description}
+              onValueChange={setDescription}
+            />
+          </FormGroup>
+          <div className="hs-search-buttons">
+            <Button icon="reset" text="Clear" onClick={reset} />
+            <Button
+              type="submit"
+              intent="primary"
+              icon="search"
+              text="Search"
+              loading={phase === 'loading'}
+            />
+          </div>
+        </form>
+      </Card>
+
+      <Card className="hs-section-card" elevation={1} aria-live="polite">
+        <div className="hs-card-toolbar">
+          <h2 className="hs-card-title">
+            Results{' '}
+            <Tag round intent="primary">
+              {matchesLabel(shown.length)}
+            </Tag>
+          </h2>
+          <InputGroup
+            type="search"
+            leftIcon="filter"
+            placeholder="Filter by file name, email, status, or location"
+            aria-label="Filter by file name, email, status, or location"
+            value={filter}
+            onValueChange={setFilter}
+            className="hs-filter-box"
+            disabled={phase !== 'done'}
+          />
+        </div>
+        <div className="hs-stats hs-stats-small">
+          <Stat label="Total files" value={results.length} />
+          <Stat label="Statuses" value={distinctCount(results.map((r) => r.status))} />
+          <Stat label="Locations" value={distinctCount(results.map((r) => r.location))} />
+        </div>
+        {phase === 'idle' ? (
+          <p className="hs-empty">Choose a date range and press Search.</p>
+        ) : phase === 'loading' ? (
+          <div className="hs-loading-row">
+            <Spinner size={20} /> <span>Gathering your results…</span>
+          </div>
+        ) : phase === 'error' ? (
+          <Callout intent="danger" icon="error" role="alert">
+            {failure}
+          </Callout>
+        ) : results.length === 0 ? (
+          <NonIdealState icon="search" title="No files found" />
+        ) : shown.length === 0 ? (
+          <NonIdealState icon="filter-remove" title="Nothing matches that filter" />
+        ) : (
+          <DataTable data={shown} columns={COLUMNS} label="Search results" />
+        )}
+      </Card>
+    </div>
+  );
+}
+
+export function Stat({ label, value }: { label: string; value: number | string }) {
+  return (
+    <div className="hs-stat">
+      <span className="hs-stat-value">{value}</span>
+      <span className="hs-stat-label">{label}</span>
+    </div>
+  );
+}

@@ -1,0 +1,176 @@
+import { Button, Callout, Card, InputGroup, Spinner, Tag } from '@blueprintjs/core';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useAuth } from '../auth.tsx';
+import { DataTable } from '../components/DataTable.tsx';
+import { PageHeader } from '../components/PageHeader.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { UploadForm } from '../components/UploadForm.tsx';
+import { errorMessage, post } from '../lib/api.ts';
+import { filterByFileName } from '../lib/filters.ts';
+import { formatDateTime, orDash } from '../lib/format.ts';
+import { toFileRecord } from '../lib/records.ts';
+import type { FileRecord } from '../lib/records.ts';
+import { isProcessed } from '../lib/status.ts';
+import { usePolling } from '../lib/usePolling.ts';
+
+const column = createColumnHelper<FileRecord>();
+
+export function FileNameLink({ file }: { file: FileRecord }) {
+  const name = file.name || 'Untitled';
+  return file.id !== null ? (
+    <Link to={`/files/${file.id}`} className="hs-file-link">
+      {name}
+    </Link>
+  ) : (
+    <span>{name}</span>
+  );
+}
+
+const COLUMNS = [
+  column.accessor('name', {
+    header: 'File Name',
+    cell: (c) => <FileNameLink file={c.row.original} />,
+  }),
+  column.accessor('status', {
+    header: 'Status',
+    cell: (c) => <StatusBadge status={c.getValue()} />,
+  }),
+  column.accessor('videoUrl', {
+    header: 'Video',
+    enableSorting: false,
+    cell: (c) =>
+      c.getValue() ? (
+        <a href={c.getValue()} target="_blank" rel="noreferrer">
+          View
+        </a>
+      ) : (
+        <span className="hs-muted">—</span>
+      ),
+  }),
+  column.accessor('reportUrl', {
+    header: 'Report',
+    enableSorting: false,
+    cell: (c) => (
+      <a href={c.getValue()} download>
+        Download
+      </a>
+    ),
+  }),
+  column.accessor('location', { header: 'Location', cell: (c) => orDash(c.getValue()) }),
+  column.accessor('statusTime', {
+    header: 'Status Time',
+    cell: (c) => formatDateTime(c.getValue()),
+  }),
+];
+
+export function UploadedFiles() {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [files, setFiles] = useState<FileRecord[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [query, setQuery] = useState('');
+
+  const load = useCallback(() => {
+    setLoading(true);
+    post('/api/get-uploaded-files-list/', { email_address: auth.email })
+      .then((body) => {
+        if (body === null || body === undefined) throw new Error('No data received');
+        const rows: unknown[] = Array.isArray(body) ? body : [];
+        setFiles(rows.map(toFileRecord));
+        setError(null);
+      })
+      .catch((e: unknown) => setError(errorMessage(e)))
+      .finally(() => setLoading(false));
+  }, [auth.email]);
+
+  usePolling(load);
+
+  const shown = useMemo(() => filterByFileName(files ?? [], query), [files, query]);
+  const hasProcessed = (files ?? []).some((f) => isProcessed(f.status));
+
+  let content;
+  if (loading && files === null) {
+    content = <Spinner className="hs-block-spinner" aria-label="Loading files" />;
+  } else if (error) {
+    content = (
+      <p className="hs-error-text" role="alert">
+        Error fetching files: {error}
+      </p>
+    );
+  } else if ((files ?? []).length === 0) {
+    content = <p className="hs-empty">No files uploaded yet.</p>;
+  } else if (shown.length === 0) {
+    content = <p className="hs-empty">No matching files found.</p>;
+  } else {
+    content = <DataTable data={shown} columns={COLUMNS} label="Uploaded Files" />;
+  }
+
+  return (
+    <div className="hs-page">
+      <PageHeader
+        title="File Upload"
+        subtitle="Upload hive-entrance videos or pictures and follow their analysis."
+        actions={
+          hasProcessed ? (
+            <Button
+              icon="comparison"
+              intent="primary"
+              text="Compare groups"
+              onClick={() => navigate('/file-grouping')}
+            />
+          ) : null
+        }
+      />
+      <UploadForm onUploaded={load} compact />
+      <Card className="hs-section-card" elevation={1}>
+        <div className="hs-card-toolbar">
+          <h2 className="hs-card-title">
+            Uploaded Files{' '}
+            {files ? (
+              <Tag minimal round>
+                {files.length}
+              </Tag>
+            ) : null}
+          </h2>
+          <div className="hs-toolbar-actions">
+            <InputGroup
+              type="search"
+              leftIcon="search"
+              placeholder="Search files..."
+              aria-label="Search files"
+              value={query}
+              onValueChange={setQuery}
+            />
+            <Button
+              icon="refresh"
+              text="Refresh"
+              loading={loading && files !== null}
+              onClick={load}
+            />
+          </div>
+        </div>
+        {content}
+        {hasProcessed ? null : files && files.length > 0 ? (
+          <Callout icon="time" className="hs-gap-top">
+            Videos take a little time: their status changes to Processed when the analysis is done.
+          </Callout>
+        ) : null}
+      </Card>
+    </div>
+  );
+}
+
+export function UploadFile() {
+  return (
+    <div className="hs-page">
+      <PageHeader
+        title="Upload Your Images / Videos"
+        subtitle="Upload hive diagnostics with a short description so the team can start processing."
+      />
+      <UploadForm />
+    </div>
+  );
+}

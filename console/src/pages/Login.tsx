@@ -1,0 +1,114 @@
+import { Button, Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { useAuth } from '../auth.tsx';
+import { post, roleFromLoginBody } from '../lib/api.ts';
+import { toastError } from '../lib/toaster.ts';
+import { loginError } from '../lib/validation.ts';
+
+export function Login() {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  if (auth.isAuthenticated && auth.email) return <Navigate to="/" replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const typedEmail = email.trim();
+    const typedPassword = password;
+    // Fields are cleared after every attempt (spec section 2).
+    setEmail('');
+    setPassword('');
+    const problem = loginError(typedEmail, typedPassword);
+    if (problem) {
+      setError(problem);
+      toastError('Error', problem);
+      return;
+    }
+    setLoading(true);
+    setError(null);
+    try {
+      const body = await post(
+        '/api/check-valid-user/',
+        { email_address: typedEmail, password: typedPassword },
+        true,
+      );
+      const role = roleFromLoginBody(body);
+      if (!role) throw new Error('Invalid username or password');
+      auth.signIn(role, typedEmail);
+      void navigate('/', { replace: true });
+    } catch {
+      setError('Invalid username or password');
+      toastError('Error', 'Invalid username or password');
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <div className="hs-auth-page">
+      <Card className="hs-auth-card" elevation={2}>
+        <h1 className="hs-auth-title">Sign in</h1>
+        <p className="hs-muted">
+          Welcome back. Sign in to upload hive footage and read your reports.
+        </p>
+        {error ? (
+          <Callout intent="danger" icon="error" className="hs-gap" role="alert">
+            {error}
+          </Callout>
+        ) : null}
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <FormGroup label="Email" labelFor="login-email">
+            <InputGroup
+              id="login-email"
+              type="email"
+              autoComplete="email"
+              leftIcon="envelope"
+              value={email}
+              onValueChange={setEmail}
+              large
+            />
+          </FormGroup>
+          <FormGroup label="Password" labelFor="login-password">
+            <InputGroup
+              id="login-password"
+              type="password"
+              autoComplete="current-password"
+              leftIcon="lock"
+              value={password}
+              onValueChange={setPassword}
+              large
+            />
+          </FormGroup>
+          <Button
+            type="submit"
+            intent="primary"
+            size="large"
+            fill
+            loading={loading}
+            text="Sign In"
+          />
+        </form>
+        <ul className="hs-auth-links">
+          <li>
+            No account yet? <Link to="/register">Register here</Link>
+          </li>
+          <li>
+            Forgot your password? <Link to="/forgot-password">Reset it here</Link>
+          </li>
+          <li>
+            Compare our <Link to="/beeplans">Free and Premium plans</Link>
+          </li>
+          <li>
+            New to hivesight? Read the <Link to="/instructions">instructions</Link>
+          </li>
+        </ul>
+      </Card>
+    </div>
+  );
+}
