@@ -1,0 +1,147 @@
+/**
+ * Admin file search over real HTTP on SQLite and PostgreSQL: end-exclusive date range, every
+ * keyword in the description, location substring, validation, admin-only, and speed with 10,000
+ * files.
+ */
+import { describe, expect, it } from 'vitest';
+import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
+import { insertFile, userWithLocations } from './files-helpers.ts';
+
+const search = (body: Record<string, string>) => ({
+  start_date: '2025-03-01',
+  end_date: '2025-03-04',
+  file_description: '',
+  location: '',
+  ...body,
+});
+
+describe.each(DB_KINDS)('file search on %s', (kind) => {
+  const t = useTestServer(kind);
+
+  it.skipIf(!dbAvailable(kind))(
+    'filters by end-exclusive dates, keywords and location',
+    async () => {
+      const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+      const owner = await userWithLocations(t.server);
+      const at = (day: string, name: string, description: string, location = 'Apiary North') =>
+        insertFile(t.server, owner.id, {
+          original_name: name,
+          description,
+          location,
+          status_time: `${day}T12:00:00.000Z`,
+          created_at: `${day}T11:00:00.000Z`,
+        });
+      await at('2025-02-28', 'before.png', 'Brood frame check');
+      const first = await at(
+        '2025-03-01',
+        'first.png',
+        'Brood frame check, pollen heavy',
+        'North Field 2',
+      );
+      await at('2025-03-03', 'last.png', 'Entrance FRAME pollen', 'Warehouse 4');
+      await at('2025-03-04', 'after.png', 'Brood frame pollen');
+      await insertFile(t.server, owner.id, {
+        original_name: 'edge.png',
+        description: 'edge',
+        status_time: '2025-03-04T00:00:00.000Z',
+      });
+
+      const names = async (body: Record<string, string>) => {
+        const res = await admin.client.post('/api/search-results-files', search(body));
+        expect(res.status).toBe(200);
+        return res.json<string[][]>().map((r) => r[0]);
+      };
+      expect(await names({})).toEqual(['last.png', 'first.png']);
+      expect(await names({ file_description: 'frame  POLLEN' })).toEqual(['last.png', 'first.png']);
+      expect(await names({ file_description: 'brood pollen' })).toEqual(['first.png']);
+      expect(await names({ file_description: '100%' })).toEqual([]);
+      expect(await names({ location: 'north' })).toEqual(['first.png']);
+      expect(await names({ location: 'warehouse', file_description: 'entrance' })).toEqual([
+        'last.png',
+      ]);
+
+      const res = await admin.client.post(
+        '/api/search-results-files',
+        search({ end_date: '2025-03-02' }),
+      );
+      const rows = res.json<string[][]>();
+      expect(rows).toEqual([
+        [
+          'first.png',
+          'PROCESSED',
+          `/api/files/${first}/media`,
+          `/api/files/${first}/report.csv`,
+          'North Field 2',
+          '2025-03-01T12:00:00.000+00:00',
+          owner.email,
+        ],
+      ]);
+    },
+  );
+
+  it.skipIf(!dbAvailable(kind))('validates dates and is for administrators only', async () => {
+    const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+    const user = await userWithLocations(t.server);
+    expect((await user.client.post('/api/search-results-files', search({}))).status).toBe(403);
+    expect((await t.server.client().post('/api/search-results-files', search({}))).status).toBe(
+      401,
+    );
+    for (const bad of [
+      { start_date: '' },
+      { end_date: '03/04/2025' },
+      { start_date: '2025-02-30' },
+      { start_date: '2025-03-05', end_date: '2025-03-04' },
+    ]) {
+      const res = await admin.client.post('/api/search-results-files', search(bad));
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+    }
+    const res = await admin.client.post(
+      '/api/search-results-files',
+      search({ start_date: '2025-03-05', end_date: '2025-03-04' }),
+    );
+    expect(res.json<{ message: string }>().message).toBe(
+      'The start date needs to be before the end date.',
+    );
+  });
+
+  it.skipIf(!dbAvailable(kind))('stays fast with 10,000 files', async () => {
+    const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+    const owner = await userWithLocations(t.server);
+    const rows = Array.from({ length: 10_000 }, (_, i) => {
+      const day = `2024-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`;
+      return {
+        user_id: owner.id,
+        original_name: `bulk-${i}.png`,
+        stored_name: `bulk${i}-${owner.id}`,
+        kind: 'image',
+        format: 'png',
+        size_bytes: 100,
+        description: i % 10 === 0 ? 'varroa check entrance' : 'routine entrance',
+        location: i % 3 === 0 ? 'Hill Apiary' : 'Valley',
+        status: 'PROCESSED',
+        status_time: `${day}T08:00:00.000Z`,
+        created_at: `${day}T08:00:00.000Z`,
+      };
+    });
+    await t.server.app.db.batchInsert('files', rows, 500);
+    const started = performance.now();
+    const res = await admin.client.post(
+      '/api/search-results-files',
+      search({
+        start_date: '2024-01-01',
+        end_date: '2025-01-01',
+        file_description: 'varroa',
+        location: 'hill',
+      }),
+    );
+    const ms = performance.now() - started;
+    expect(res.status).toBe(200);
+    expect(res.json<unknown[]>()).toHaveLength(334);
+    const all = await admin.client.post(
+      '/api/search-results-files',
+      search({ start_date: '2024-01-01', end_date: '2025-01-01' }),
+    );
+    expect(all.json<unknown[]>()).toHaveLength(10_000);
+    expect(ms).toBeLessThan(2000);
+  });
+});
