@@ -1,0 +1,109 @@
+/**
+ * `hivesight analyze <files...> --out DIR`: per file `<name>.csv` and `<name>.preview.jpg`,
+ * plus `summary.csv`. A file that fails is reported and skipped; the exit code is 1 if any did.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { AnalysisOutput, AnalysisResult } from '../../../engine/index.ts';
+import { openEngine } from '../engine.ts';
+import { describeFailure, EXIT_OK, EXIT_USER } from '../errors.ts';
+import { fpsOption, modelOption, threadsOption } from '../options.ts';
+import type { EngineFlags } from '../options.ts';
+import { OutputNames, resultJson, writeFileOutputs, writeSummary } from '../outputs.ts';
+import { formatCounts, formatDuration } from '../ui/format.ts';
+import { progressFor } from '../ui/progress.tsx';
+
+interface AnalyzeFlags extends EngineFlags {
+  out: string;
+  json?: boolean;
+}
+
+export function registerAnalyzeCommand(program: Command): void {
+  program
+    .command('analyze')
+    .alias('analyse')
+    .description('analyse videos and pictures: per-file CSV and preview JPEG, and summary.csv')
+    .argument('<files...>', 'MP4, AVI, JPEG or PNG files')
+    .requiredOption('-o, --out <dir>', 'output folder (created if missing)')
+    .option('--json', 'print the results as JSON on stdout (progress goes to stderr)')
+    .addOption(fpsOption())
+    .addOption(modelOption())
+    .addOption(threadsOption())
+    .action(async (files: string[], flags: AnalyzeFlags) => {
+      process.exitCode = await analyzeFiles(files, flags);
+    });
+}
+
+/** Per-input display names: the base name, or the path as given when base names clash. */
+function displayNames(files: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const f of files) counts.set(path.basename(f), (counts.get(path.basename(f)) ?? 0) + 1);
+  return files.map((f) => ((counts.get(path.basename(f)) ?? 0) > 1 ? f : path.basename(f)));
+}
+
+export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promise<number> {
+  const outDir = path.resolve(flags.out);
+  await fs.mkdir(outDir, { recursive: true });
+  const { engine, mod } = await openEngine(flags);
+
+  const names = new OutputNames();
+  const labels = displayNames(files);
+  const progress = progressFor(labels, { plain: Boolean(flags.json) });
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+
+  const results: AnalysisResult[] = [];
+  const json: Record<string, unknown>[] = [];
+  const failed: { file: string; error: string }[] = [];
+  try {
+    for (const [i, file] of files.entries()) {
+      const label = labels[i]!;
+      if (controller.signal.aborted) {
+        failed.push({ file, error: 'cancelled' });
+        progress.fail(label, 'cancelled');
+        continue;
+      }
+      progress.start(label);
+      let result: AnalysisOutput;
+      try {
+        result = await engine.analyse(file, {
+          keepPreviewFrame: true,
+          signal: controller.signal,
+          onProgress: (p) => progress.update(label, p.framesDone, p.framesTotal, p.elapsedMs),
+        });
+      } catch (error) {
+        const message = describeFailure(error);
+        failed.push({ file, error: message });
+        progress.fail(label, message);
+        continue;
+      }
+      // The summary names the file as the user knows it (the path when base names clash).
+      result.file = label;
+      const outputs = await writeFileOutputs(mod, outDir, names.allocate(file), result);
+      results.push(result);
+      json.push(resultJson(result, { path: file, outputs }));
+      progress.succeed(
+        label,
+        `${formatCounts(result.counts)}  (${formatDuration(result.timing.totalMs)})`,
+      );
+    }
+    await writeSummary(mod, outDir, results);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    progress.close();
+  }
+
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ results: json, failed }, null, 2)}\n`);
+  }
+  if (failed.length > 0) {
+    process.stderr.write(
+      `${failed.length} of ${files.length} file(s) failed; the others' outputs are in ${outDir}\n`,
+    );
+    return EXIT_USER;
+  }
+  if (!flags.json) process.stderr.write(`Wrote ${results.length} report(s) to ${outDir}\n`);
+  return EXIT_OK;
+}

@@ -1,0 +1,239 @@
+/**
+ * `hivesight eval DATASET`: scores the model on a labelled folder through the production path
+ * (same probe, decode and detector as analyze) and prints AP50, precision, recall, support and
+ * count error, or crop accuracy. `--min-ap50 CLASS=X,...` (and `--min-accuracy X` for crop
+ * sets) turn it into a CI gate: exit 1 when a gate fails.
+ */
+import path from 'node:path';
+import { InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
+import type { EvalReport, ScoreThresholds } from '../../../engine/eval/index.ts';
+import { isProductClass } from '../../../engine/types.ts';
+import type { ProductClass } from '../../../engine/types.ts';
+import { loadEvalModule, openEngine } from '../engine.ts';
+import type { EngineModule } from '../engine.ts';
+import { EXIT_OK, EXIT_USER, UsageError } from '../errors.ts';
+import { modelOption, threadsOption } from '../options.ts';
+import type { EngineFlags } from '../options.ts';
+import { paint } from '../ui/format.ts';
+import { progressFor } from '../ui/progress.tsx';
+
+interface EvalFlags extends EngineFlags {
+  json?: boolean;
+  minAp50?: Gate[];
+  minAccuracy?: number;
+  map?: string[];
+}
+
+interface Gate {
+  cls: ProductClass;
+  min: number;
+}
+
+interface GateResult extends Gate {
+  metric: 'ap50' | 'accuracy';
+  actual: number | null;
+  ok: boolean;
+}
+
+function unitInterval(name: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new InvalidArgumentError(`${name} must be between 0 and 1, got "${value}".`);
+  }
+  return n;
+}
+
+/** `bee=0.9,hornet=0.8`, repeatable. */
+export function parseGates(value: string, previous: Gate[] = []): Gate[] {
+  const gates = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const [cls, min, ...rest] = pair.split('=');
+      if (!cls || min === undefined || rest.length > 0) {
+        throw new InvalidArgumentError(`"${pair}" is not CLASS=X (e.g. bee=0.9).`);
+      }
+      const name = cls.trim().toLowerCase();
+      if (!isProductClass(name)) {
+        throw new InvalidArgumentError(
+          `"${cls}" is not a class (bee, pollen, drone, wasp, hornet).`,
+        );
+      }
+      return { cls: name, min: unitInterval(`--min-ap50 ${name}`, min) };
+    });
+  return [...previous, ...gates];
+}
+
+export function registerEvalCommand(program: Command): void {
+  program
+    .command('eval')
+    .description(
+      'evaluate the model on a labelled dataset (YOLO images/ + labels/, or one folder of crops per class)',
+    )
+    .argument('<dataset>', 'dataset folder, e.g. ../shared/datasets/bees-hornets/valid')
+    .option('--json', 'print the result as one JSON object')
+    .option('--min-ap50 <gates>', 'fail (exit 1) below these AP50s: CLASS=X,...', parseGates)
+    .option('--min-accuracy <x>', 'crop sets: fail (exit 1) below this accuracy', (v) =>
+      unitInterval('--min-accuracy', v),
+    )
+    .option(
+      '--map <label=class>',
+      'map a dataset label to a class (bee, pollen, drone, wasp, hornet, honeybee); repeatable',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .addOption(modelOption())
+    .addOption(threadsOption())
+    .action(async (dataset: string, flags: EvalFlags) => {
+      process.exitCode = await runEval(dataset, flags);
+    });
+}
+
+async function modelThresholds(
+  mod: EngineModule,
+  detector: unknown,
+  modelPath: string | undefined,
+): Promise<ScoreThresholds> {
+  const own = (detector as { card?: { thresholds?: CardThresholds } }).card?.thresholds;
+  const thresholds =
+    own ?? (await mod.loadModelCard(path.resolve(modelPath ?? mod.DEFAULT_MODEL_PATH))).thresholds;
+  return { score: thresholds.score, perClass: thresholds.per_class ?? {} };
+}
+
+interface CardThresholds {
+  score: number;
+  per_class?: Partial<Record<ProductClass, number>>;
+}
+
+export async function runEval(dataset: string, flags: EvalFlags): Promise<number> {
+  const { engine, mod } = await openEngine(flags);
+  const ev = await loadEvalModule();
+  const labelMappings = ev.parseLabelMappings(flags.map ?? []);
+  const thresholds = await modelThresholds(mod, engine.detector, flags.model);
+  const identity = engine.detector.identity;
+
+  const label = path.basename(path.resolve(dataset));
+  const progress = progressFor([label], { plain: Boolean(flags.json), unit: 'images' });
+  const started = Date.now();
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  let report: EvalReport;
+  try {
+    progress.start(label);
+    report = await ev.evaluateDataset(dataset, {
+      predict: ev.createEvalPredictor(engine),
+      thresholds,
+      modelClasses: identity.classes,
+      labelMappings,
+      signal: controller.signal,
+      onProgress: (done, total) => progress.update(label, done, total, Date.now() - started),
+    });
+    progress.succeed(label, `${report.images} images`);
+  } catch (error) {
+    progress.fail(label, error instanceof Error ? error.message : String(error));
+    throw error;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    progress.close();
+  }
+
+  const gates = checkGates(report, flags);
+  const output = {
+    ...report,
+    model: { name: identity.name, version: identity.version, classes: identity.classes },
+    thresholds,
+    gates,
+  };
+  if (flags.json) process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+  else process.stdout.write(formatReport(output));
+
+  const failedGates = gates.filter((g) => !g.ok);
+  for (const g of failedGates) {
+    const what = g.metric === 'ap50' ? `AP50 of ${g.cls}` : 'accuracy';
+    const actual =
+      g.actual === null ? 'not measured (no labels or not detectable)' : g.actual.toFixed(3);
+    process.stderr.write(`${paint.red(`gate failed: ${what} ${actual} < ${g.min}`)}\n`);
+  }
+  return failedGates.length > 0 ? EXIT_USER : EXIT_OK;
+}
+
+function checkGates(report: EvalReport, flags: EvalFlags): GateResult[] {
+  const results: GateResult[] = [];
+  if (report.kind === 'crops') {
+    if (flags.minAp50?.length) {
+      throw new UsageError(
+        `${report.dataset} is a crop set: it has accuracy, not AP50.`,
+        'Use --min-accuracy X for crop sets.',
+      );
+    }
+    if (flags.minAccuracy !== undefined) {
+      const ok = report.accuracy >= flags.minAccuracy;
+      results.push({
+        metric: 'accuracy',
+        cls: 'pollen',
+        min: flags.minAccuracy,
+        actual: report.accuracy,
+        ok,
+      });
+    }
+    return results;
+  }
+  if (flags.minAccuracy !== undefined) {
+    throw new UsageError(
+      `${report.dataset} is a box set: it has AP50, not accuracy.`,
+      'Use --min-ap50 CLASS=X for box sets.',
+    );
+  }
+  for (const gate of flags.minAp50 ?? []) {
+    const actual = report.classes[gate.cls]?.ap50 ?? null;
+    results.push({ ...gate, metric: 'ap50', actual, ok: actual !== null && actual >= gate.min });
+  }
+  return results;
+}
+
+const fmt = (n: number | null | undefined, digits = 3) =>
+  n === null || n === undefined ? 'n/a' : n.toFixed(digits);
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+function formatReport(
+  output: EvalReport & { model: { name: string; version: string }; gates: GateResult[] },
+): string {
+  const lines = [
+    `${output.model.name} ${output.model.version} on ${output.dataset} (${output.images} images)`,
+    '',
+  ];
+  if (output.kind === 'boxes') {
+    const rows = Object.entries(output.classes).map(([cls, m]) => [
+      cls,
+      fmt(m.ap50),
+      fmt(m.precision),
+      fmt(m.recall),
+      String(m.support),
+    ]);
+    lines.push(table(['class', 'AP50', 'precision', 'recall', 'support'], rows));
+    lines.push('', `count error: ${fmt(output.count_error_pct, 1)} %`);
+  } else {
+    const rows = Object.entries(output.classes).map(([cls, m]) => [
+      cls === 'bee' ? 'bee (no pollen)' : cls,
+      fmt(m.precision),
+      fmt(m.recall),
+      String(m.support),
+    ]);
+    lines.push(table(['class', 'precision', 'recall', 'support'], rows));
+    lines.push('', `accuracy: ${fmt(output.accuracy)}`);
+  }
+  for (const note of output.notes) lines.push(`note: ${note}`);
+  for (const g of output.gates) {
+    const what = g.metric === 'ap50' ? `AP50 ${g.cls}` : 'accuracy';
+    lines.push(`gate ${what} >= ${g.min}: ${g.ok ? 'ok' : 'FAILED'} (${fmt(g.actual)})`);
+  }
+  return `${lines.join('\n')}\n`;
+}

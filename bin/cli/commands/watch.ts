@@ -1,0 +1,183 @@
+/**
+ * `hivesight watch DIR --out OUT`: analyses each new or changed media file in DIR once (same
+ * outputs as analyze, summary.csv kept up to date), survives bad files (recorded as failed) and
+ * restarts (OUT/.hivesight-watch.json), and stops cleanly on Ctrl-C.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { watch as chokidarWatch } from 'chokidar';
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { openEngine } from '../engine.ts';
+import { describeFailure, EXIT_OK, UserError } from '../errors.ts';
+import { fpsOption, modelOption, positiveInteger, threadsOption } from '../options.ts';
+import type { EngineFlags } from '../options.ts';
+import { OutputNames, SUMMARY_FILE, writeAtomic, writeFileOutputs } from '../outputs.ts';
+import { formatCounts } from '../ui/format.ts';
+import { plainWatchView, renderWatchTable } from '../ui/watch-table.tsx';
+import {
+  loadState,
+  saveState,
+  sha256File,
+  splitSummary,
+  summaryFromState,
+} from '../watch-state.ts';
+
+const MEDIA_EXTENSIONS = new Set(['.mp4', '.avi', '.jpg', '.jpeg', '.png']);
+
+interface WatchFlags extends EngineFlags {
+  out: string;
+  settleMs: number;
+}
+
+export function registerWatchCommand(program: Command): void {
+  program
+    .command('watch')
+    .description('analyse media files as they arrive in a folder (Ctrl-C stops)')
+    .argument('<dir>', 'folder to watch (with its subfolders)')
+    .requiredOption('-o, --out <dir>', 'output folder (created if missing)')
+    .addOption(fpsOption())
+    .addOption(modelOption())
+    .addOption(threadsOption())
+    .addOption(
+      new Option('--settle-ms <n>', 'a file counts as written after this long unchanged')
+        .argParser(positiveInteger('--settle-ms', 600_000))
+        .default(1000),
+    )
+    .action(async (dir: string, flags: WatchFlags) => {
+      process.exitCode = await watchFolder(dir, flags);
+    });
+}
+
+export async function watchFolder(dir: string, flags: WatchFlags): Promise<number> {
+  const root = path.resolve(dir);
+  const stat = await fs.stat(root).catch(() => undefined);
+  if (!stat?.isDirectory()) {
+    throw new UserError(`${root} is not a folder.`, 'Give the folder where new footage arrives.');
+  }
+  const outDir = path.resolve(flags.out);
+  await fs.mkdir(outDir, { recursive: true });
+  const { engine, mod } = await openEngine(flags);
+  const state = await loadState(outDir);
+  const names = new OutputNames();
+  for (const entry of Object.values(state.files)) names.reserve(entry.stem);
+
+  const header = `watching ${root} -> ${outDir} (Ctrl-C stops)`;
+  const view =
+    process.stderr.isTTY && process.stdout.isTTY ? renderWatchTable(header) : plainWatchView();
+  if (!(process.stderr.isTTY && process.stdout.isTTY)) view.message(header);
+
+  const queue: string[] = [];
+  const queued = new Set<string>();
+  let wake: (() => void) | undefined;
+  let stopping = false;
+  const controller = new AbortController();
+
+  const enqueue = (file: string) => {
+    if (stopping || queued.has(file)) return;
+    queued.add(file);
+    queue.push(file);
+    wake?.();
+  };
+  const isInside = (p: string, folder: string) => p === folder || p.startsWith(folder + path.sep);
+  const watcher = chokidarWatch(root, {
+    ignoreInitial: false,
+    awaitWriteFinish: { stabilityThreshold: flags.settleMs, pollInterval: 100 },
+    ignored: (p, stats) =>
+      (outDir !== root && isInside(path.resolve(p), outDir)) ||
+      (path.resolve(p) !== root && path.basename(p).startsWith('.')) ||
+      (stats?.isFile() === true && !MEDIA_EXTENSIONS.has(path.extname(p).toLowerCase())),
+  });
+  watcher.on('add', enqueue).on('change', enqueue);
+  watcher.on('error', (error) => view.message(`watch error: ${describeFailure(error)}`));
+
+  const stop = () => {
+    if (stopping) process.exit(130); // a second Ctrl-C: leave now
+    stopping = true;
+    controller.abort();
+    wake?.();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  const processFile = async (file: string): Promise<void> => {
+    const rel = path.relative(root, file).split(path.sep).join('/');
+    const st = await fs.stat(file).catch(() => undefined);
+    if (!st?.isFile()) return;
+    const known = state.files[rel];
+    if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) return;
+    const sha256 = await sha256File(file);
+    if (known && known.sha256 === sha256) {
+      // Touched or copied over with the same bytes: nothing new to analyse.
+      Object.assign(known, { size: st.size, mtimeMs: st.mtimeMs });
+      await saveState(outDir, state);
+      return;
+    }
+    const stem = known?.stem ?? names.allocate(rel);
+    const base = { size: st.size, mtimeMs: st.mtimeMs, sha256, stem };
+    view.set({ file: rel, status: 'analysing', detail: '' });
+    try {
+      const result = await engine.analyse(file, {
+        keepPreviewFrame: true,
+        signal: controller.signal,
+        onProgress: (p) =>
+          view.set({
+            file: rel,
+            status: 'analysing',
+            detail: `${p.framesDone}/${p.framesTotal} frames`,
+          }),
+      });
+      result.file = rel;
+      await writeFileOutputs(mod, outDir, stem, result);
+      const { header: summaryHeader, row } = splitSummary(mod.summaryCsv([result]));
+      state.summaryHeader = summaryHeader;
+      state.files[rel] = {
+        ...base,
+        status: 'done',
+        counts: result.counts,
+        summaryRow: row,
+        finishedAt: new Date().toISOString(),
+      };
+      view.set({ file: rel, status: 'done', detail: formatCounts(result.counts) });
+    } catch (error) {
+      // Stopping mid-file: record nothing, so the next start analyses it again.
+      if (controller.signal.aborted) return;
+      const message = describeFailure(error);
+      state.files[rel] = {
+        ...base,
+        status: 'failed',
+        error: message,
+        finishedAt: new Date().toISOString(),
+      };
+      view.set({ file: rel, status: 'failed', detail: message });
+    }
+    await saveState(outDir, state);
+    const summaryHeader = state.summaryHeader ?? splitSummary(mod.summaryCsv([])).header;
+    await writeAtomic(path.join(outDir, SUMMARY_FILE), summaryFromState(state, summaryHeader));
+  };
+
+  try {
+    while (!stopping) {
+      const next = queue.shift();
+      if (next === undefined) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        continue;
+      }
+      queued.delete(next);
+      try {
+        await processFile(next);
+      } catch (error) {
+        // Writing outputs or state failed (disk full, permissions): say so and go on.
+        view.message(`${next}: ${describeFailure(error)}`);
+      }
+    }
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+    await watcher.close();
+    view.message('stopped');
+    view.close();
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,127 @@
+/**
+ * Per-file progress for analyze and eval. `renderProgress` draws Ink bars (frames done of
+ * total, rate, ETA) on a terminal; `plainProgress` writes occasional plain lines to stderr for
+ * logs, pipes and `--json` runs. Both return the same small updater.
+ */
+import { Box, render, Text } from 'ink';
+import { formatDuration, paint, progressBar, rateAndEta } from './format.ts';
+
+export interface ProgressUpdater {
+  start(item: string): void;
+  update(item: string, done: number, total: number, elapsedMs: number): void;
+  succeed(item: string, detail: string): void;
+  fail(item: string, message: string): void;
+  close(): void;
+}
+
+type RowState = 'waiting' | 'running' | 'done' | 'failed';
+
+interface Row {
+  item: string;
+  state: RowState;
+  done: number;
+  total: number;
+  elapsedMs: number;
+  detail: string;
+}
+
+function ProgressView({ rows, unit }: { rows: Row[]; unit: string }) {
+  const width = Math.min(40, Math.max(...rows.map((r) => r.item.length), 4));
+  return (
+    <Box flexDirection="column">
+      {rows.map((row) => {
+        const { fps, etaMs } = rateAndEta(row.done, row.total, row.elapsedMs);
+        const name = row.item.length > width ? `…${row.item.slice(-(width - 1))}` : row.item;
+        return (
+          <Box key={row.item}>
+            <Box width={width + 2}>
+              <Text>{name}</Text>
+            </Box>
+            {row.state === 'waiting' && <Text dimColor>waiting</Text>}
+            {row.state === 'running' && (
+              <Text>
+                <Text color="cyan">{progressBar(row.total ? row.done / row.total : 0)}</Text>
+                {` ${row.done}/${row.total} ${unit}  ${fps.toFixed(1)} ${unit}/s  ETA ${formatDuration(etaMs)}`}
+              </Text>
+            )}
+            {row.state === 'done' && <Text color="green">✓ {row.detail}</Text>}
+            {row.state === 'failed' && <Text color="red">✗ {row.detail}</Text>}
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+/** Ink bars for `items`, drawn on stderr so stdout stays for results. */
+export function renderProgress(items: string[], unit = 'frames'): ProgressUpdater {
+  const rows = new Map<string, Row>(
+    items.map((item) => [
+      item,
+      { item, state: 'waiting', done: 0, total: 0, elapsedMs: 0, detail: '' },
+    ]),
+  );
+  const view = () => <ProgressView rows={[...rows.values()]} unit={unit} />;
+  const instance = render(view(), {
+    stdout: process.stderr,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
+  let last = 0;
+  const redraw = (force: boolean) => {
+    const now = Date.now();
+    if (!force && now - last < 100) return;
+    last = now;
+    instance.rerender(view());
+  };
+  const set = (item: string, patch: Partial<Row>, force = true) => {
+    const row = rows.get(item);
+    if (row) Object.assign(row, patch);
+    redraw(force);
+  };
+  return {
+    start: (item) => set(item, { state: 'running' }),
+    update: (item, done, total, elapsedMs) =>
+      set(item, { state: 'running', done, total, elapsedMs }, false),
+    succeed: (item, detail) => set(item, { state: 'done', detail }),
+    fail: (item, message) => set(item, { state: 'failed', detail: message }),
+    close: () => {
+      instance.rerender(view());
+      instance.unmount();
+    },
+  };
+}
+
+/** Plain lines on stderr: start, every ~10 % or 5 s, and the outcome. */
+export function plainProgress(
+  unit = 'frames',
+  stream: NodeJS.WritableStream = process.stderr,
+): ProgressUpdater {
+  const lastShown = new Map<string, { fraction: number; at: number }>();
+  return {
+    start: (item) => {
+      lastShown.set(item, { fraction: 0, at: Date.now() });
+      stream.write(`${item}: analysing\n`);
+    },
+    update: (item, done, total, elapsedMs) => {
+      const fraction = total ? done / total : 0;
+      const prev = lastShown.get(item) ?? { fraction: 0, at: 0 };
+      if (fraction - prev.fraction < 0.1 && Date.now() - prev.at < 5000) return;
+      lastShown.set(item, { fraction, at: Date.now() });
+      const { fps, etaMs } = rateAndEta(done, total, elapsedMs);
+      stream.write(
+        `${item}: ${done}/${total} ${unit} (${Math.round(fraction * 100)}%), ${fps.toFixed(1)} ${unit}/s, ETA ${formatDuration(etaMs)}\n`,
+      );
+    },
+    succeed: (item, detail) => stream.write(`${item}: ${paint.green('done')} ${detail}\n`),
+    fail: (item, message) => stream.write(`${item}: ${paint.red('FAILED')} ${message}\n`),
+    close: () => undefined,
+  };
+}
+
+/** Ink on an interactive terminal (unless `plain`), plain lines otherwise. */
+export function progressFor(items: string[], options: { plain: boolean; unit?: string }) {
+  return !options.plain && process.stderr.isTTY && process.stdout.isTTY
+    ? renderProgress(items, options.unit)
+    : plainProgress(options.unit);
+}

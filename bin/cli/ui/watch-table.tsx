@@ -1,0 +1,95 @@
+/**
+ * The live status table of `watch` (Ink, on a terminal) and its plain-line twin (logs).
+ */
+import { Box, render, Text } from 'ink';
+import { paint } from './format.ts';
+
+export interface WatchRow {
+  file: string;
+  status: 'queued' | 'analysing' | 'done' | 'failed' | 'skipped';
+  /** Counts, progress or the failure reason. */
+  detail: string;
+}
+
+export interface WatchView {
+  set(row: WatchRow): void;
+  message(text: string): void;
+  close(): void;
+}
+
+const COLOURS: Record<WatchRow['status'], string> = {
+  queued: 'gray',
+  analysing: 'cyan',
+  done: 'green',
+  failed: 'red',
+  skipped: 'gray',
+};
+
+function WatchTable({ rows, header }: { rows: WatchRow[]; header: string }) {
+  const width = Math.min(48, Math.max(4, ...rows.map((r) => r.file.length)));
+  return (
+    <Box flexDirection="column">
+      <Text bold>{header}</Text>
+      <Box>
+        <Box width={width + 2}>
+          <Text dimColor>file</Text>
+        </Box>
+        <Box width={11}>
+          <Text dimColor>status</Text>
+        </Box>
+        <Text dimColor>counts</Text>
+      </Box>
+      {rows.map((row) => (
+        <Box key={row.file}>
+          <Box width={width + 2}>
+            <Text>{row.file.length > width ? `…${row.file.slice(-(width - 1))}` : row.file}</Text>
+          </Box>
+          <Box width={11}>
+            <Text color={COLOURS[row.status]}>{row.status}</Text>
+          </Box>
+          <Text>{row.detail}</Text>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** Ink table of the most recent files (last 20), with a header line that `message` replaces. */
+export function renderWatchTable(initialHeader: string): WatchView {
+  const rows = new Map<string, WatchRow>();
+  let header = initialHeader;
+  const view = () => <WatchTable rows={[...rows.values()].slice(-20)} header={header} />;
+  const instance = render(view(), {
+    stdout: process.stderr,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
+  return {
+    set: (row) => {
+      rows.delete(row.file);
+      rows.set(row.file, row);
+      instance.rerender(view());
+    },
+    message: (text) => {
+      header = text;
+      instance.rerender(view());
+    },
+    close: () => instance.unmount(),
+  };
+}
+
+export function plainWatchView(stream: NodeJS.WritableStream = process.stderr): WatchView {
+  const colour = (status: WatchRow['status']) =>
+    status === 'done' ? paint.green : status === 'failed' ? paint.red : (s: string) => s;
+  return {
+    set: (row) => {
+      // Progress updates would flood a log: only state changes are written.
+      if (row.status === 'analysing' && row.detail) return;
+      stream.write(
+        `${row.file}: ${colour(row.status)(row.status)}${row.detail ? ` ${row.detail}` : ''}\n`,
+      );
+    },
+    message: (text) => stream.write(`${text}\n`),
+    close: () => undefined,
+  };
+}

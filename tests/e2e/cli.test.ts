@@ -1,0 +1,272 @@
+/**
+ * The real `hivesight` CLI (node bin/hivesight.mjs) on media made here with ffmpeg: exit codes,
+ * outputs (per-file CSV, preview JPEG, summary.csv), --json, and eval with its gates.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = path.join(ROOT, 'bin/hivesight.mjs');
+const MODEL_CARD = path.join(ROOT, 'models/hivesight-detector.card.json');
+const hasModel = existsSync(MODEL_CARD);
+if (!hasModel) console.warn(`cli.test: ${MODEL_CARD} is missing; analysis and eval tests skip.`);
+
+const FRAME_HEADER = 'frame,time_s,bees,pollen_bees,drones,wasps,hornets,bee_coverage_pct';
+
+let dir: string;
+
+function hivesight(args: string[], env: Record<string, string> = {}) {
+  return execa('node', [CLI, ...args], {
+    cwd: dir,
+    reject: false,
+    env: { NO_COLOR: '1', ...env },
+    extendEnv: true,
+    timeout: 180_000,
+  });
+}
+
+async function ffmpeg(args: string[]): Promise<void> {
+  await execa('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+}
+
+/** A short synthetic clip (testsrc pattern). */
+async function makeClip(file: string, seconds = 2, size = '320x240'): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=duration=${seconds}:size=${size}:rate=10`,
+    '-pix_fmt',
+    'yuv420p',
+    file,
+  ]);
+}
+
+async function makeImage(file: string, size = '320x240', colour = 'olive'): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await ffmpeg(['-f', 'lavfi', '-i', `color=c=${colour}:size=${size}`, '-frames:v', '1', file]);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'hivesight-cli-'));
+  await makeClip(path.join(dir, 'clip.mp4'));
+  await makeClip(path.join(dir, 'one/a.mp4'), 1);
+  await makeClip(path.join(dir, 'two/a.mp4'), 1);
+  await makeImage(path.join(dir, 'photo.jpg'));
+  await makeImage(path.join(dir, 'photo.png'));
+  // Named like a video, but text: must be refused by content and skipped.
+  await writeFile(path.join(dir, 'bad.mp4'), 'this is not a video\n');
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('usage', () => {
+  it('prints the version and help with exit 0', async () => {
+    const version = await hivesight(['--version']);
+    expect(version.exitCode).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    const help = await hivesight(['--help']);
+    expect(help.exitCode).toBe(0);
+    for (const cmd of ['analyze', 'watch', 'eval']) expect(help.stdout).toContain(cmd);
+  });
+
+  it('exits 2 on usage errors, before any work', async () => {
+    expect((await hivesight(['analyze', 'clip.mp4'])).exitCode).toBe(2); // no --out
+    expect((await hivesight(['analyze'])).exitCode).toBe(2);
+    expect((await hivesight(['frobnicate'])).exitCode).toBe(2);
+    const badFps = await hivesight(['analyze', 'clip.mp4', '--out', 'o', '--fps', 'fast']);
+    expect(badFps.exitCode).toBe(2);
+    expect(badFps.stderr).toMatch(/--fps/);
+    const envFps = await hivesight(['analyze', 'clip.mp4', '--out', 'o'], { HIVESIGHT_FPS: '-3' });
+    expect(envFps.exitCode).toBe(2);
+    expect(envFps.stderr).toMatch(/HIVESIGHT_FPS/);
+    const badThreads = await hivesight(['eval', 'x', '--threads', '1.5']);
+    expect(badThreads.exitCode).toBe(2);
+    const badGate = await hivesight(['eval', 'x', '--min-ap50', 'bee=2']);
+    expect(badGate.exitCode).toBe(2);
+  });
+
+  it('exits 1 with a hint for a missing model', async () => {
+    const result = await hivesight([
+      'analyze',
+      'photo.jpg',
+      '--out',
+      'o',
+      '--model',
+      'nope.card.json',
+    ]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/hint:/);
+  });
+});
+
+describe.skipIf(!hasModel)('analyze', () => {
+  it('writes per-file CSV, preview JPEG and summary.csv', async () => {
+    const result = await hivesight(['analyze', 'clip.mp4', 'photo.jpg', '--out', 'out1']);
+    expect(result.exitCode, result.stderr).toBe(0);
+
+    const clipCsv = (await readFile(path.join(dir, 'out1/clip.csv'), 'utf8')).trim().split(/\r?\n/);
+    expect(clipCsv[0]).toBe(FRAME_HEADER);
+    // 2 s at the default 5 analysed frames per second.
+    expect(clipCsv.length - 1).toBeGreaterThanOrEqual(9);
+    expect(clipCsv.length - 1).toBeLessThanOrEqual(11);
+    expect(clipCsv[1]).toMatch(/^0,0(\.0+)?,/);
+
+    const photoCsv = (await readFile(path.join(dir, 'out1/photo.csv'), 'utf8'))
+      .trim()
+      .split(/\r?\n/);
+    expect(photoCsv).toHaveLength(2);
+    expect(photoCsv[1]).toMatch(/^0,/);
+
+    for (const name of ['clip', 'photo']) {
+      const jpeg = await readFile(path.join(dir, `out1/${name}.preview.jpg`));
+      expect([...jpeg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    }
+
+    const summary = (await readFile(path.join(dir, 'out1/summary.csv'), 'utf8'))
+      .trim()
+      .split(/\r?\n/);
+    expect(summary[0]).toMatch(
+      /^file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at/,
+    );
+    expect(summary.slice(1).map((l) => l.split(',')[0])).toEqual(['clip.mp4', 'photo.jpg']);
+  });
+
+  it('skips a bad file, keeps the others, and exits 1', async () => {
+    const result = await hivesight([
+      'analyze',
+      'bad.mp4',
+      'photo.png',
+      '--out',
+      'out2',
+      '--fps',
+      '2',
+    ]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/bad\.mp4/);
+    expect(existsSync(path.join(dir, 'out2/photo.csv'))).toBe(true);
+    expect(existsSync(path.join(dir, 'out2/photo.preview.jpg'))).toBe(true);
+    expect(existsSync(path.join(dir, 'out2/bad.csv'))).toBe(false);
+    const summary = (await readFile(path.join(dir, 'out2/summary.csv'), 'utf8'))
+      .trim()
+      .split(/\r?\n/);
+    expect(summary).toHaveLength(2);
+  });
+
+  it('prints JSON and never overwrites files with the same name', async () => {
+    const result = await hivesight(
+      ['analyze', 'one/a.mp4', 'two/a.mp4', '--out', 'out3', '--json'],
+      {
+        HIVESIGHT_FPS: '2',
+      },
+    );
+    expect(result.exitCode, result.stderr).toBe(0);
+    const parsed = JSON.parse(result.stdout) as {
+      results: {
+        file: string;
+        counts: Record<string, number | null>;
+        frames: unknown[];
+        sampleFps: number;
+        model: { name: string };
+        timing: unknown;
+        outputs: { csv: string };
+      }[];
+      failed: unknown[];
+    };
+    expect(parsed.failed).toEqual([]);
+    expect(parsed.results).toHaveLength(2);
+    expect(parsed.results.map((r) => r.file)).toEqual(['one/a.mp4', 'two/a.mp4']);
+    expect(parsed.results[0]!.sampleFps).toBe(2);
+    expect(parsed.results[0]!.model.name).toBeTruthy();
+    expect(parsed.results[0]!.counts).toHaveProperty('bee');
+    expect(JSON.stringify(parsed)).not.toMatch(/"preview"/);
+    expect(new Set(parsed.results.map((r) => path.basename(r.outputs.csv)))).toEqual(
+      new Set(['a.csv', 'a-2.csv']),
+    );
+    expect(existsSync(path.join(dir, 'out3/a.preview.jpg'))).toBe(true);
+    expect(existsSync(path.join(dir, 'out3/a-2.preview.jpg'))).toBe(true);
+  });
+});
+
+describe.skipIf(!hasModel)('eval', () => {
+  const yolo = () => path.join(dir, 'yolo');
+  const crops = () => path.join(dir, 'crops');
+
+  beforeAll(async () => {
+    // Three plain pictures labelled with one generic "Bees" box and one hornet each: the model
+    // finds nothing like them, so AP is low and a demanding gate must fail.
+    await writeFile(path.join(dir, 'data.yaml'), 'names: [Bees, Hornets]\n');
+    for (const name of ['i1', 'i2', 'i3']) {
+      await makeImage(
+        path.join(yolo(), `images/${name}.jpg`),
+        '320x320',
+        name === 'i2' ? 'gray' : 'olive',
+      );
+      await mkdir(path.join(yolo(), 'labels'), { recursive: true });
+      await writeFile(
+        path.join(yolo(), `labels/${name}.txt`),
+        '0 0.3 0.3 0.2 0.2\n1 0.7 0.7 0.2 0.2\n',
+      );
+    }
+    await makeImage(path.join(crops(), 'pollen/p1.jpg'), '180x300', 'yellow');
+    await makeImage(path.join(crops(), 'no_pollen/n1.jpg'), '180x300', 'brown');
+  });
+
+  it('prints one JSON object for a YOLO folder (class names from the parent data.yaml)', async () => {
+    const result = await hivesight(['eval', yolo(), '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      classes: Record<
+        string,
+        { ap50: number | null; precision: number | null; recall: number | null; support: number }
+      >;
+      count_error_pct: number | null;
+      images: number;
+      notes: string[];
+    };
+    expect(report.images).toBe(3);
+    expect(Object.keys(report.classes).sort()).toEqual(['bee', 'hornet']);
+    expect(report.classes.bee!.support).toBe(3);
+    expect(report.classes.hornet!.support).toBe(3);
+    expect(typeof report.classes.bee!.ap50).toBe('number');
+    expect(report).toHaveProperty('count_error_pct');
+    expect(report.notes.join(' ')).toMatch(/generic/);
+  });
+
+  it('fails a --min-ap50 gate with exit 1 and names it; a met gate exits 0', async () => {
+    const failing = await hivesight(['eval', yolo(), '--min-ap50', 'bee=0.99,hornet=0.99']);
+    expect(failing.exitCode).toBe(1);
+    expect(failing.stderr).toMatch(/gate failed: AP50 of bee/);
+    expect(failing.stdout).toMatch(/AP50/);
+    const passing = await hivesight(['eval', yolo(), '--min-ap50', 'bee=0']);
+    expect(passing.exitCode, passing.stderr).toBe(0);
+  });
+
+  it('scores a crop set by accuracy', async () => {
+    const result = await hivesight(['eval', crops(), '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      accuracy: number;
+      classes: Record<string, unknown>;
+      images: number;
+    };
+    expect(report.images).toBe(2);
+    expect(report.accuracy).toBeGreaterThanOrEqual(0);
+    expect(Object.keys(report.classes).sort()).toEqual(['bee', 'pollen']);
+  });
+
+  it('explains a folder that is not a dataset (exit 1)', async () => {
+    const result = await hivesight(['eval', path.join(dir, 'one')]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/not a dataset/);
+    expect(result.stderr).toMatch(/hint:/);
+  });
+});
