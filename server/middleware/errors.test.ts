@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { Context } from 'koa';
+import {
+  CorruptMediaError,
+  MediaLimitError,
+  UnsafeMediaError,
+  UnsupportedMediaError,
+} from '../../engine/errors.ts';
+import { Conflict, Forbidden, RateLimited, ValidationError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { classify, errorMiddleware } from './errors.ts';
+
+function fakeCtx(): Context & { headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  return {
+    method: 'POST',
+    path: '/api/x',
+    status: 404,
+    body: undefined,
+    headers,
+    set(name: string, value: string) {
+      headers[name] = value;
+    },
+  } as unknown as Context & { headers: Record<string, string> };
+}
+
+function recordingLogger(): Logger & { errors: unknown[] } {
+  const errors: unknown[] = [];
+  return { info: () => {}, warn: () => {}, error: (m, f) => errors.push([m, f]), errors };
+}
+
+describe('error middleware', () => {
+  it.each([
+    [ValidationError.of({ email: 'Invalid email' }), 400],
+    [new Forbidden(), 403],
+    [new Conflict('dup'), 409],
+    [new RateLimited(), 429],
+    [new UnsupportedMediaError('x'), 415],
+    [new UnsafeMediaError('x'), 415],
+    [new CorruptMediaError('x'), 422],
+    [new MediaLimitError('x', 'duration'), 413],
+    [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      503,
+    ],
+    [Object.assign(new Error('pool'), { name: 'KnexTimeoutError' }), 503],
+    [new Error('boom'), 500],
+  ])('maps %s to %i', (err, status) => {
+    expect(classify(err).status).toBe(status);
+  });
+
+  it('answers one shape with fields, and does not log expected errors', async () => {
+    const logger = recordingLogger();
+    const ctx = fakeCtx();
+    await errorMiddleware(logger)(ctx, () =>
+      Promise.reject(
+        ValidationError.of({ email: 'Invalid email', password: 'Password is required' }),
+      ),
+    );
+    expect(ctx.status).toBe(400);
+    expect(ctx.body).toEqual({
+      error: {
+        code: 'VALIDATION',
+        message: 'Invalid email',
+        fields: { email: 'Invalid email', password: 'Password is required' },
+      },
+      message: 'Invalid email',
+    });
+    expect(logger.errors).toHaveLength(0);
+  });
+
+  it('never leaks internals on 500 and logs them once', async () => {
+    const logger = recordingLogger();
+    const ctx = fakeCtx();
+    await errorMiddleware(logger)(ctx, () =>
+      Promise.reject(new Error('select * from users where password_hash = ...')),
+    );
+    expect(ctx.status).toBe(500);
+    expect(JSON.stringify(ctx.body)).not.toContain('password_hash');
+    expect((ctx.body as { error: { code: string } }).error.code).toBe('INTERNAL');
+    expect(logger.errors).toHaveLength(1);
+  });
+
+  it('sets Retry-After for rate limits', async () => {
+    const ctx = fakeCtx();
+    await errorMiddleware(recordingLogger())(ctx, () =>
+      Promise.reject(new RateLimited(undefined, 42)),
+    );
+    expect(ctx.status).toBe(429);
+    expect(ctx.headers['Retry-After']).toBe('42');
+  });
+});
