@@ -3,7 +3,7 @@
  * outputs (per-file CSV, preview JPEG, summary.csv), --json, and eval with its gates.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -268,5 +268,61 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/not a dataset/);
     expect(result.stderr).toMatch(/hint:/);
+  });
+});
+
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 90_000) {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe.skipIf(!hasModel)('watch', () => {
+  it('analyses new files once, records failures, survives a restart and stops on SIGINT', async () => {
+    const inbox = path.join(dir, 'inbox');
+    const out = path.join(dir, 'watch-out');
+    const stateFile = path.join(out, '.hivesight-watch.json');
+    const readState = async () =>
+      existsSync(stateFile)
+        ? (JSON.parse(await readFile(stateFile, 'utf8')) as {
+            files: Record<string, { status: string; finishedAt: string }>;
+          })
+        : { files: {} };
+    await mkdir(inbox, { recursive: true });
+    await copyFile(path.join(dir, 'photo.jpg'), path.join(inbox, 'first.jpg'));
+    const args = ['watch', inbox, '--out', out, '--settle-ms', '200'];
+
+    const first = hivesight(args);
+    await waitFor(() => existsSync(path.join(out, 'first.csv')), 'first.csv');
+    await copyFile(path.join(dir, 'bad.mp4'), path.join(inbox, 'broken.mp4'));
+    await copyFile(path.join(dir, 'photo.png'), path.join(inbox, 'second.png'));
+    await writeFile(path.join(inbox, 'notes.txt'), 'not media');
+    await waitFor(async () => {
+      const { files } = await readState();
+      return files['broken.mp4']?.status === 'failed' && files['second.png']?.status === 'done';
+    }, 'broken.mp4 failed and second.png done');
+    expect(existsSync(path.join(out, 'second.preview.jpg'))).toBe(true);
+    const summary = (await readFile(path.join(out, 'summary.csv'), 'utf8')).trim().split(/\r?\n/);
+    expect(summary.slice(1).map((l) => l.split(',')[0])).toEqual(['first.jpg', 'second.png']);
+    first.kill('SIGINT');
+    const firstRun = await first;
+    expect(firstRun.exitCode, firstRun.stderr).toBe(0);
+    expect(firstRun.stderr).toMatch(/broken\.mp4: failed/);
+    expect(firstRun.stderr).not.toMatch(/notes\.txt/);
+
+    // A restart remembers what it did: nothing is analysed again.
+    const before = await readState();
+    const second = hivesight(args);
+    let stderr = '';
+    second.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await waitFor(() => /ready/.test(stderr), 'the restarted watcher');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    second.kill('SIGINT');
+    const secondRun = await second;
+    expect(secondRun.exitCode, secondRun.stderr).toBe(0);
+    expect(secondRun.stderr).not.toMatch(/analysing/);
+    expect(await readState()).toEqual(before);
   });
 });

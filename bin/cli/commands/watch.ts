@@ -89,6 +89,9 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
       (stats?.isFile() === true && !MEDIA_EXTENSIONS.has(path.extname(p).toLowerCase())),
   });
   watcher.on('add', enqueue).on('change', enqueue);
+  watcher.on('ready', () =>
+    view.message(`${header}: ready, ${Object.keys(state.files).length} file(s) seen before`),
+  );
   watcher.on('error', (error) => view.message(`watch error: ${describeFailure(error)}`));
 
   const stop = () => {
