@@ -151,7 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
       'http:',
       'https:',
     ]),
-    introVideoUrl: str('INTRO_VIDEO_URL') ?? '/media/intro.mp4',
+    introVideoUrl: str('INTRO_VIDEO_URL') ?? '/intro.mp4', // bundled clip in the built console
     adminEmail: adminEmail?.toLowerCase() ?? null,
     adminPassword,
     model: str('HIVESIGHT_MODEL'),
