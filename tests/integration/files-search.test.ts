@@ -86,12 +86,13 @@ describe.each(DB_KINDS)('file search on %s', (kind) => {
     expect((await t.server.client().post('/api/search-results-files', search({}))).status).toBe(
       401,
     );
-    for (const bad of [
+    const bads: Array<Record<string, string>> = [
       { start_date: '' },
       { end_date: '03/04/2025' },
       { start_date: '2025-02-30' },
       { start_date: '2025-03-05', end_date: '2025-03-04' },
-    ]) {
+    ];
+    for (const bad of bads) {
       const res = await admin.client.post('/api/search-results-files', search(bad));
       expect(res.status, JSON.stringify(bad)).toBe(400);
     }

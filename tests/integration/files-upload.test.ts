@@ -40,8 +40,10 @@ export async function upload(
 ) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) for (const item of [v].flat()) form.append(k, item);
-  if (file) form.append(file.field ?? 'file_data', new Blob([file.data]), file.name);
-  if (extraFile) form.append('file_data', new Blob([extraFile.data]), extraFile.name);
+  if (file)
+    form.append(file.field ?? 'file_data', new Blob([new Uint8Array(file.data)]), file.name);
+  if (extraFile)
+    form.append('file_data', new Blob([new Uint8Array(extraFile.data)]), extraFile.name);
   return client.request('POST', '/api/upload_docs/', { body: form });
 }
 
