@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { fileDetail, fileRecord, isoWithOffset } from './records.ts';
+import type { FileRow } from './records.ts';
+
+const row: FileRow = {
+  id: 7,
+  user_id: 1,
+  original_name: 'clip.mp4',
+  stored_name: '0123456789abcdef0123456789abcdef.mp4',
+  kind: 'video',
+  format: 'mp4',
+  size_bytes: 1234,
+  description: 'Entrance',
+  location: 'Apiary North',
+  status: 'PROCESSED',
+  status_reason: null,
+  status_time: '2025-05-01T10:00:00.000Z',
+  created_at: '2025-05-01T09:00:00.000Z',
+  processed_at: '2025-05-01T10:00:00.000Z',
+  media_deleted_at: null,
+  counts_json: JSON.stringify({ bee: 5, pollen: 2, drone: 1, wasp: 0, hornet: null }),
+  summary_json: null,
+  frames_json: JSON.stringify([
+    {
+      index: 0,
+      timeS: 0,
+      counts: { bee: 5, pollen: 2, drone: 1, wasp: 0, hornet: null },
+      beeCoveragePct: 3.5,
+    },
+  ]),
+  preview_name: null,
+};
+
+describe('file records', () => {
+  it('spells the UTC offset out', () => {
+    expect(isoWithOffset('2025-05-01T10:00:00.000Z')).toBe('2025-05-01T10:00:00.000+00:00');
+    expect(isoWithOffset(null)).toBe('');
+  });
+
+  it('builds the positional record and empties the media URL once media is deleted', () => {
+    expect(fileRecord(row)).toEqual([
+      'clip.mp4',
+      'PROCESSED',
+      '/api/files/7/media',
+      '/api/files/7/report.csv',
+      'Apiary North',
+      '2025-05-01T10:00:00.000+00:00',
+    ]);
+    expect(fileRecord({ ...row, media_deleted_at: '2025-05-02T10:00:00.000Z' })[2]).toBe('');
+  });
+
+  it('hides research classes unless the owner is a Researcher', () => {
+    expect(fileDetail(row, { includeResearch: false }).counts).toEqual({
+      bee: 5,
+      pollen: 2,
+      drone: 1,
+      wasp: null,
+      hornet: null,
+    });
+    expect(fileDetail(row, { includeResearch: true }).counts?.wasp).toBe(0);
+    expect(fileDetail(row, { includeResearch: false }).frames[0]?.counts.wasp).toBeNull();
+  });
+});
