@@ -129,7 +129,7 @@ describe.each(DB_KINDS)('security on %s', (kind) => {
         { origin: 'null' },
         { referer: 'https://evil.example/page' },
         { origin: 'https://hives.example.org.evil.example' },
-      ]) {
+      ] as Array<Record<string, string>>) {
         const res = await c.post(
           '/api/check-valid-user/',
           { email_address: 'a@b.co', password: 'password1' },
@@ -143,7 +143,7 @@ describe.each(DB_KINDS)('security on %s', (kind) => {
         { origin: t.server.url },
         { referer: `${t.server.url}/login` },
         {},
-      ]) {
+      ] as Array<Record<string, string>>) {
         const res = await c.post('/api/logout', {}, headers);
         expect(res.status, JSON.stringify(headers)).toBe(200);
       }
