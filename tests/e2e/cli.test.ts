@@ -187,7 +187,9 @@ describe.skipIf(!hasModel)('analyze', () => {
     expect(parsed.results[0]!.sampleFps).toBe(2);
     expect(parsed.results[0]!.model.name).toBeTruthy();
     expect(parsed.results[0]!.counts).toHaveProperty('bee');
-    expect(JSON.stringify(parsed)).not.toMatch(/"preview"/);
+    // No pixels: neither the preview JPEG nor decoded frames.
+    expect(parsed.results[0]).not.toHaveProperty('preview');
+    expect(result.stdout).not.toMatch(/"type": "Buffer"|"data": \[/);
     expect(new Set(parsed.results.map((r) => path.basename(r.outputs.csv)))).toEqual(
       new Set(['a.csv', 'a-2.csv']),
     );
