@@ -6,13 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import {
-  CorruptMediaError,
-  EngineError,
-  MediaLimitError,
-  UnsafeMediaError,
-  UnsupportedMediaError,
-} from '../../engine/index.ts';
 import type { AppContext } from '../context.ts';
 import type { FileEngine } from '../files/engine.ts';
 import { engineFor } from '../files/engine.ts';
@@ -49,18 +42,39 @@ export interface WorkerHandle {
   stop(): Promise<void>;
 }
 
+/**
+ * Engine errors are recognised by their stable `code` (engine/errors.ts) rather than by class, so
+ * this module does not load the engine until a job actually needs it.
+ */
+const ENGINE_CODES = new Set([
+  'UNSUPPORTED_MEDIA',
+  'CORRUPT_MEDIA',
+  'MEDIA_LIMIT',
+  'UNSAFE_MEDIA',
+  'MEDIA_TIMEOUT',
+  'TOOL_MISSING',
+  'MODEL_INVALID',
+  'CANCELLED',
+]);
 /** Errors about the content itself: retrying cannot help, so the file fails at once. */
+const PERMANENT_CODES = new Set([
+  'UNSUPPORTED_MEDIA',
+  'CORRUPT_MEDIA',
+  'MEDIA_LIMIT',
+  'UNSAFE_MEDIA',
+]);
+
+function engineCode(err: unknown): string | null {
+  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && ENGINE_CODES.has(code) ? code : null;
+}
+
 function isPermanent(err: unknown): boolean {
-  return (
-    err instanceof UnsupportedMediaError ||
-    err instanceof CorruptMediaError ||
-    err instanceof UnsafeMediaError ||
-    err instanceof MediaLimitError
-  );
+  return PERMANENT_CODES.has(engineCode(err) ?? '');
 }
 
 export function failureReason(err: unknown): string {
-  if (err instanceof EngineError) return err.message;
+  if (engineCode(err) !== null) return (err as Error).message;
   const text = err instanceof Error ? err.message : String(err);
   return `Analysis failed: ${text}`.slice(0, 1000);
 }

@@ -1,0 +1,104 @@
+/**
+ * The worker's own state machine on SQLite and PostgreSQL, driven by a stand-in engine whose
+ * timing and failures the test controls: success, a content error failing at once with the
+ * engine's message, stop() aborting a running analysis and handing its job back without spending
+ * an attempt, and a transient error retried up to max attempts. The real engine path (ffmpeg +
+ * model, kill -9) is in queue-worker.test.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { startWorker } from '../../server/queue/worker.ts';
+import { enqueueJob } from '../../server/queue/queue.ts';
+import { CorruptMediaError } from '../../engine/errors.ts';
+import type { FileEngine } from '../../server/files/engine.ts';
+import type { AnalysisOutput } from '../../engine/index.ts';
+import { typed } from '../../server/files/access.ts';
+import type { FileRow } from '../../server/files/records.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
+import { insertFile, userWithLocations } from './files-helpers.ts';
+
+const fake = (mode: { fail?: Error; delayMs?: number }): FileEngine => ({
+  probe: () => Promise.reject(new Error('no')),
+  analyse: async (_file, opts) => {
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(resolve, mode.delayMs ?? 10);
+      opts?.signal?.addEventListener('abort', () => {
+        clearTimeout(t);
+        reject(new Error('aborted'));
+      });
+    });
+    if (mode.fail) throw mode.fail;
+    const c = { bee: 1, pollen: 0, drone: 0, wasp: 0, hornet: 0 };
+    return {
+      file: 'x',
+      media: {
+        kind: 'video',
+        format: 'mp4',
+        width: 10,
+        height: 10,
+        durationS: 1,
+        fps: 10,
+        sizeBytes: 1,
+      },
+      counts: c,
+      frames: [{ index: 0, timeS: 0, detections: [], counts: c, beeCoveragePct: 1 }],
+      tracks: [],
+      beeCoveragePct: 1,
+      model: { name: 'm', version: '1', classes: ['bee'], inputWidth: 1, inputHeight: 1 },
+      sampleFps: 5,
+      timing: { decodeMs: 0, inferenceMs: 0, trackingMs: 0, totalMs: 0 },
+      analysedAt: new Date().toISOString(),
+    } as AnalysisOutput;
+  },
+});
+
+describe.each(DB_KINDS)('worker loop on %s', (kind) => {
+  const t = useTestServer(kind);
+  it.skipIf(!dbAvailable(kind))('processes, fails, hands back on stop and retries', async () => {
+    const { id } = await userWithLocations(t.server);
+    const mk = async () => {
+      const fileId = await insertFile(t.server, id, {
+        kind: 'video',
+        status: 'QUEUED',
+        counts: null,
+        frames: null,
+        stored_name: `${randomBytes(16).toString('hex')}.mp4`,
+      });
+      await enqueueJob(t.server.app.db, { fileId, priority: 0, maxAttempts: 3, now: new Date() });
+      return fileId;
+    };
+    const row = (fid: number) => typed<FileRow>(t.server.app.db('files').where('id', fid).first());
+    const a = await mk();
+    let w = startWorker(t.server.app, { engine: fake({}), pollMs: 50 });
+    for (let i = 0; i < 50 && (await row(a)).status !== 'PROCESSED'; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect((await row(a)).status).toBe('PROCESSED');
+    await w.stop();
+    const b = await mk();
+    w = startWorker(t.server.app, {
+      engine: fake({ fail: new CorruptMediaError('The video is corrupt.') }),
+      pollMs: 50,
+    });
+    for (let i = 0; i < 50 && (await row(b)).status !== 'FAILED'; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect((await row(b)).status_reason).toBe('The video is corrupt.');
+    await w.stop();
+    const c = await mk();
+    w = startWorker(t.server.app, { engine: fake({ delayMs: 10_000 }), pollMs: 50 });
+    for (let i = 0; i < 50 && (await row(c)).status !== 'PROCESSING'; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    await w.stop();
+    expect((await row(c)).status).toBe('QUEUED');
+    const job = await typed<{ attempts: number; state: string }>(
+      t.server.app.db('jobs').where('file_id', c).first(),
+    );
+    expect(job.state).toBe('queued');
+    expect(Number(job.attempts)).toBe(0);
+    const d = c;
+    w = startWorker(t.server.app, { engine: fake({ fail: new Error('boom') }), pollMs: 20 });
+    for (let i = 0; i < 100 && (await row(d)).status !== 'FAILED'; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    await w.stop();
+    expect((await row(d)).status_reason).toBe('Analysis failed: boom');
+  });
+});
