@@ -48,7 +48,7 @@ const fake = (mode: { fail?: Error; delayMs?: number }): FileEngine => ({
       sampleFps: 5,
       timing: { decodeMs: 0, inferenceMs: 0, trackingMs: 0, totalMs: 0 },
       analysedAt: new Date().toISOString(),
-    } as AnalysisOutput;
+    };
   },
 });
 
