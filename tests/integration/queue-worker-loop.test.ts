@@ -11,7 +11,6 @@ import { startWorker } from '../../server/queue/worker.ts';
 import { enqueueJob } from '../../server/queue/queue.ts';
 import { CorruptMediaError } from '../../engine/errors.ts';
 import type { FileEngine } from '../../server/files/engine.ts';
-import type { AnalysisOutput } from '../../engine/index.ts';
 import { typed } from '../../server/files/access.ts';
 import type { FileRow } from '../../server/files/records.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
