@@ -108,3 +108,15 @@ describe('watch summary', () => {
     expect(summaryFromState(state, 'file,kind')).toBe('file,kind\na.jpg,image\nb.mp4,video\n');
   });
 });
+
+describe('file system errors', () => {
+  it('are user errors naming the path', () => {
+    const error = Object.assign(new Error('ENOENT: no such file'), {
+      code: 'ENOENT',
+      path: 'x.mp4',
+    });
+    const out = sink();
+    expect(reportError(error, { debug: false, stream: out.stream })).toBe(EXIT_USER);
+    expect(out.text()).toMatch(/x\.mp4: no such file/);
+  });
+});

@@ -44,11 +44,27 @@ const ENGINE_HINTS: Record<string, string> = {
   CANCELLED: 'Run the command again to start over.',
 };
 
+const FS_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a folder, not a file',
+  ENOTDIR: 'not a folder',
+};
+
 /** Engine errors are the user's to fix: turn them into user errors with a hint. */
 export function asUserError(error: unknown): UserError | undefined {
   if (error instanceof UserError) return error;
   if (error instanceof EngineError) {
     return new UserError(error.message, ENGINE_HINTS[error.code], { cause: error });
+  }
+  // A path the user gave that cannot be opened is theirs to fix, not a bug.
+  const fsError = error as NodeJS.ErrnoException | undefined;
+  const fsWhy = FS_ERRORS[fsError?.code ?? ''];
+  if (fsError instanceof Error && fsWhy) {
+    return new UserError(`${fsError.path ?? 'file'}: ${fsWhy}`, 'Check the path.', {
+      cause: error,
+    });
   }
   return undefined;
 }
