@@ -144,6 +144,7 @@ describe.skipIf(!hasModel)('analyze', () => {
     const result = await hivesight([
       'analyze',
       'bad.mp4',
+      'missing.mp4',
       'photo.png',
       '--out',
       'out2',
@@ -152,6 +153,8 @@ describe.skipIf(!hasModel)('analyze', () => {
     ]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/bad\.mp4/);
+    expect(result.stderr).toMatch(/missing\.mp4.*no such file/);
+    expect(result.stderr).toMatch(/2 of 3 file\(s\) failed/);
     expect(existsSync(path.join(dir, 'out2/photo.csv'))).toBe(true);
     expect(existsSync(path.join(dir, 'out2/photo.preview.jpg'))).toBe(true);
     expect(existsSync(path.join(dir, 'out2/bad.csv'))).toBe(false);
