@@ -1,0 +1,155 @@
+/**
+ * Support for the console end-to-end tests: a real server (temp SQLite, in-process worker)
+ * serving the built console, Debian's Chromium driven by playwright-core, small media fixtures
+ * made with ffmpeg, and screenshots saved under screenshots/<run>/ (git-ignored).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestServer } from '../integration/server-helpers.ts';
+import type { TestServer } from '../integration/server-helpers.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_AVAILABLE = fs.existsSync(CHROMIUM);
+if (!CHROMIUM_AVAILABLE)
+  console.warn(`[console e2e] ${CHROMIUM} not found: console e2e suites are skipped`);
+
+export const REPO = path.resolve(import.meta.dirname, '..', '..');
+export const CONSOLE_DIR = path.join(REPO, 'dist', 'console');
+export const ADMIN = { email: 'admin@hivesight.test', password: 'admin-pass-123' };
+
+const RUN = process.env.SCREENSHOT_RUN ?? new Date().toISOString().replace(/[:.]/g, '-');
+export const SCREENSHOT_DIR = path.join(REPO, 'screenshots', RUN);
+
+/** Builds the console once when dist/console is missing. */
+export function ensureConsoleBuilt(): void {
+  if (fs.existsSync(path.join(CONSOLE_DIR, 'index.html'))) return;
+  execFileSync('npm', ['run', 'build:console'], { cwd: REPO, stdio: 'inherit' });
+}
+
+export async function startConsoleServer(
+  env: Record<string, string> = {},
+  worker = true,
+): Promise<TestServer> {
+  ensureConsoleBuilt();
+  return startTestServer('sqlite', {
+    worker,
+    consoleDir: CONSOLE_DIR,
+    env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...env },
+  });
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+/** Saves a full-page screenshot as <name>-<theme>.png in this run's folder. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const dark = await page.evaluate(() => document.body.classList.contains('bp6-dark'));
+  await page.screenshot({
+    path: path.join(SCREENSHOT_DIR, `${name}-${dark ? 'dark' : 'light'}.png`),
+    fullPage: true,
+  });
+}
+
+export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate((t) => localStorage.setItem('hivesight-theme', t), theme);
+}
+
+export async function signInThroughUi(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/home');
+}
+
+let fixtureDir: string | null = null;
+
+/** A small picture and a short video made with ffmpeg's test sources (project-made, no dataset). */
+export function mediaFixtures(): { picture: string; video: string; big: string } {
+  fixtureDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'hs-console-media-'));
+  const picture = path.join(fixtureDir, 'entrance-picture.png');
+  const video = path.join(fixtureDir, 'entrance-clip.mp4');
+  const big = path.join(fixtureDir, 'too-big.mp4');
+  if (!fs.existsSync(picture)) {
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240',
+      '-frames:v',
+      '1',
+      picture,
+    ]);
+  }
+  if (!fs.existsSync(video)) {
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=10',
+      '-t',
+      '2',
+      '-pix_fmt',
+      'yuv420p',
+      video,
+    ]);
+  }
+  if (!fs.existsSync(big)) {
+    // 11 MB of zeros with an .mp4 name: over the free 10 MB limit, rejected before upload.
+    fs.writeFileSync(big, Buffer.alloc(11 * 1024 * 1024));
+  }
+  return { picture, video, big };
+}
+
+/** The newest .eml in DATA_DIR/outbox, read as text. */
+export function latestOutboxMail(dataDir: string): string | null {
+  const dir = path.join(dataDir, 'outbox');
+  if (!fs.existsSync(dir)) return null;
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  return files[0] ? fs.readFileSync(files[0], 'utf8') : null;
+}
+
+/** The reset token from a reset e-mail (quoted-printable soft breaks undone). */
+export function resetTokenFrom(mail: string): string | null {
+  const flat = mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const match = /reset-password\?token=([A-Za-z0-9_%.-]+)/.exec(flat);
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
