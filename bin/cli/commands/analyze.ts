@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { AnalysisOutput, AnalysisResult } from '../../../engine/index.ts';
 import { openEngine } from '../engine.ts';
-import { describeFailure, EXIT_OK, EXIT_USER } from '../errors.ts';
+import { describeFailure, EXIT_OK, EXIT_USER, UserError } from '../errors.ts';
 import { fpsOption, modelOption, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import { OutputNames, resultJson, writeFileOutputs, writeSummary } from '../outputs.ts';
@@ -68,6 +68,9 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       progress.start(label);
       let result: AnalysisOutput;
       try {
+        // Missing paths and folders get a plain message before the engine sees them.
+        if (!(await fs.stat(file)).isFile())
+          throw new UserError(`${file}: is a folder, not a file`);
         result = await engine.analyse(file, {
           keepPreviewFrame: true,
           signal: controller.signal,
