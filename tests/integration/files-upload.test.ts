@@ -147,6 +147,47 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
     },
   );
 
+  it.skipIf(!dbAvailable(kind))(
+    'stops a chunked upload of undeclared length at the limit',
+    async () => {
+      const { client } = await userWithLocations(t.server);
+      const boundary = 'hsboundary123';
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file_description"\r\n\r\nx\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="location"\r\n\r\nApiary North\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file_data"; filename="big.mp4"\r\n` +
+          'Content-Type: video/mp4\r\n\r\n',
+      );
+      const chunk = Buffer.alloc(256 * 1024, 7);
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent === 0) controller.enqueue(new Uint8Array(head));
+          if (sent < 48) {
+            controller.enqueue(new Uint8Array(chunk)); // 48 x 256 KB = 12 MB
+            sent += 1;
+          } else {
+            controller.enqueue(new Uint8Array(Buffer.from(`\r\n--${boundary}--\r\n`)));
+            controller.close();
+          }
+        },
+      });
+      const res = await fetch(`${t.server.url}/api/upload_docs/`, {
+        method: 'POST',
+        headers: {
+          cookie: client.cookieHeader,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      await res.text();
+      expect(leftovers(t.server)).toEqual([]);
+      expect(await fileCount()).toBe(0);
+    },
+  );
+
   it.skipIf(!dbAvailable(kind))('answers 401 when signed out', async () => {
     const res = await upload(t.server.client(), fields, { name: 'a.png', data: Buffer.from('x') });
     expect(res.status).toBe(401);
