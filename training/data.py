@@ -1,0 +1,280 @@
+"""Dataset loading, contiguous splits, augmentation and CenterNet target encoding.
+
+Each sample is an image plus boxes (x1, y1, x2, y2 in image px), a heat class
+(0 honeybee, 1 hornet) and a subtype (0 bee, 1 pollen, 2 drone, -1 unknown).
+`sub_mask` says which subtype logits are valid for the CE loss: Roboflow `Bees`
+have no subtype at all, pollen-crops are workers so the drone logit is masked out.
+"""
+from __future__ import annotations
+
+import io
+import os
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageFilter
+
+from .model import STRIDE
+
+HIVE = "hive-entrance"
+BH = "bees-hornets"
+CROPS = "pollen-crops"
+HIVE_VAL_FRACTION = 0.2
+HIVE_GAP = 5  # frames dropped between train and val so near-identical neighbours don't leak
+HIVE_CACHE_SCALE = 0.5  # frames are kept in RAM at half resolution (1920x540)
+ALL_SUB = (True, True, True)
+WORKER_SUB = (True, True, False)
+
+
+@dataclass
+class Sample:
+    source: str
+    path: Path
+    image: Image.Image | None = None  # cached, at `scale` of the original resolution
+    scale: float = 1.0
+    boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))  # original px
+    heat_cls: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    subtype: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    sub_mask: tuple[bool, bool, bool] = (False, False, False)
+
+
+def frame_number(name: str) -> int:
+    m = re.search(r"frame_(\d+)", name)
+    return int(m.group(1)) if m else -1
+
+
+def hive_split(data: Path) -> tuple[list[str], list[str]]:
+    """Contiguous split: the last 20% of frame numbers are validation."""
+    names = sorted(os.listdir(data / HIVE / "images"), key=frame_number)
+    n_val = int(round(len(names) * HIVE_VAL_FRACTION))
+    val = names[-n_val:]
+    train = names[: len(names) - n_val - HIVE_GAP]
+    return train, val
+
+
+def crop_split(data: Path) -> tuple[list[Path], list[Path]]:
+    """Pollen crops: sort by the numeric id (roughly capture order), last 20% validation."""
+    files: list[Path] = []
+    for cls in ("pollen", "no_pollen"):
+        files += sorted((data / CROPS / cls).glob("*.jpg"))
+
+    def key(p: Path) -> int:
+        m = re.search(r"(\d+)", p.name)
+        return int(m.group(1)) if m else 0
+
+    files.sort(key=key)
+    n_val = int(round(len(files) * 0.2))
+    return files[:-n_val], files[-n_val:]
+
+
+def read_yolo(label: Path, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    rows: list[list[float]] = []
+    if label.exists():
+        for line in label.read_text().split("\n"):
+            parts = line.split()
+            if len(parts) == 5:
+                rows.append([float(v) for v in parts])
+    if not rows:
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.int64)
+    a = np.array(rows, np.float32)
+    cx, cy, bw, bh = a[:, 1] * w, a[:, 2] * h, a[:, 3] * w, a[:, 4] * h
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1)
+    return boxes, a[:, 0].astype(np.int64)
+
+
+def load_image(path: Path, scale: float) -> Image.Image:
+    im = Image.open(path)
+    if scale < 1.0:
+        # JPEG DCT scaling: decodes a 3840x1080 frame at half size several times faster.
+        im.draft("RGB", (int(im.width * scale), int(im.height * scale)))
+    im = im.convert("RGB")
+    return im
+
+
+def load_hive(data: Path, names: list[str], cache: bool = True) -> list[Sample]:
+    out = []
+    for n in names:
+        path = data / HIVE / "images" / n
+        im = load_image(path, HIVE_CACHE_SCALE) if cache else None
+        scale = im.width / 3840.0 if im is not None else HIVE_CACHE_SCALE
+        boxes, cls = read_yolo(data / HIVE / "labels" / (Path(n).stem + ".txt"), 3840, 1080)
+        out.append(Sample(HIVE, path, im, scale, boxes, np.zeros(len(cls), np.int64), cls, ALL_SUB))
+    return out
+
+
+def load_bh(data: Path, split: str, cache: bool = True) -> list[Sample]:
+    out = []
+    for path in sorted((data / BH / split / "images").glob("*.jpg")):
+        im = load_image(path, 1.0) if cache else None
+        w, h = (im.size if im is not None else Image.open(path).size)
+        boxes, cls = read_yolo(data / BH / split / "labels" / (path.stem + ".txt"), w, h)
+        sub = np.full(len(cls), -1, np.int64)  # Roboflow "Bees": subtype unknown
+        out.append(Sample(BH, path, im, 1.0, boxes, cls.astype(np.int64), sub, (False, False, False)))
+    return out
+
+
+def load_crops(files: list[Path], cache: bool = True) -> list[Sample]:
+    out = []
+    for path in files:
+        im = load_image(path, 1.0) if cache else None
+        w, h = (im.size if im is not None else Image.open(path).size)
+        # One bee fills each crop; a slightly inset box is closer to the insect's extent.
+        boxes = np.array([[0.04 * w, 0.0, 0.96 * w, h]], np.float32)
+        sub = np.array([1 if path.parent.name == "pollen" else 0], np.int64)
+        out.append(Sample(CROPS, path, im, 1.0, boxes, np.zeros(1, np.int64), sub, WORKER_SUB))
+    return out
+
+
+# ---------------------------------------------------------------- augmentation
+
+
+def _photometric(im: Image.Image, rng: random.Random) -> Image.Image:
+    a = np.asarray(im, np.float32)
+    gain = np.array([rng.uniform(0.85, 1.15) for _ in range(3)], np.float32)  # white balance
+    a = a * gain * rng.uniform(0.6, 1.4)  # brightness
+    mean = a.mean()
+    a = (a - mean) * rng.uniform(0.7, 1.3) + mean  # contrast
+    grey = a.mean(axis=2, keepdims=True)
+    a = grey + (a - grey) * rng.uniform(0.6, 1.4)  # saturation
+    if rng.random() < 0.25:
+        a = a + np.random.default_rng(rng.randrange(1 << 30)).normal(0, rng.uniform(2, 10), a.shape)
+    im = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
+    if rng.random() < 0.25:
+        im = im.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.5)))
+    if rng.random() < 0.25:
+        buf = io.BytesIO()
+        im.save(buf, "JPEG", quality=rng.randint(25, 85))
+        im = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
+    return im
+
+
+def _geometric(a: np.ndarray, boxes: np.ndarray, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
+    """Flips and 90-degree rotations of a square patch; boxes in patch px."""
+    s = a.shape[0]
+    b = boxes.copy()
+    if rng.random() < 0.5:
+        a = a[:, ::-1]
+        b[:, [0, 2]] = s - b[:, [2, 0]]
+    if rng.random() < 0.5:
+        a = a[::-1]
+        b[:, [1, 3]] = s - b[:, [3, 1]]
+    if rng.random() < 0.5:  # transpose == rot90 combined with the flips above
+        a = a.transpose(1, 0, 2)
+        b = b[:, [1, 0, 3, 2]]
+    return np.ascontiguousarray(a), b
+
+
+def sample_scale(s: Sample, rng: random.Random) -> float:
+    """Scale from original px to patch px."""
+    if s.source == HIVE:
+        # Mostly near the deployment scale (3840 -> 960, bees ~30 px), but bees must also work
+        # from ~20 px up to ~300 px.
+        if rng.random() < 0.6:
+            return 0.25 * float(np.exp(rng.uniform(-0.35, 0.35)))
+        return float(np.exp(rng.uniform(np.log(0.17), np.log(2.5))))
+    if s.source == BH:
+        # 640 px photos are scaled to ~544 by the engine; insects 50-500 px.
+        return float(np.exp(rng.uniform(np.log(0.25), np.log(1.1))))
+    # crops: bee 20..384 px tall
+    return float(np.exp(rng.uniform(np.log(0.07), np.log(1.3))))
+
+
+def make_patch(s: Sample, size: int, rng: random.Random) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Random scaled crop -> (uint8 HxWx3, boxes px, heat_cls, subtype)."""
+    assert s.image is not None
+    scale = sample_scale(s, rng)
+    rel = scale / s.scale  # cached-image px -> patch px
+    iw, ih = s.image.size
+    src = size / rel  # patch extent in cached px
+    boxes = s.boxes * s.scale  # cached px
+    if len(boxes) and rng.random() < 0.7:
+        # Centre the patch near a random object so most patches carry positives.
+        b = boxes[rng.randrange(len(boxes))]
+        cx = (b[0] + b[2]) / 2 + rng.uniform(-0.4, 0.4) * src
+        cy = (b[1] + b[3]) / 2 + rng.uniform(-0.4, 0.4) * src
+        x0, y0 = cx - src / 2, cy - src / 2
+    else:
+        x0 = rng.uniform(min(0.0, iw - src), max(0.0, iw - src))
+        y0 = rng.uniform(min(0.0, ih - src), max(0.0, ih - src))
+    fill = tuple(rng.randint(0, 255) for _ in range(3)) if rng.random() < 0.5 else (114, 114, 114)
+    im = s.image.transform((size, size), Image.Transform.EXTENT, (x0, y0, x0 + src, y0 + src),
+                           Image.Resampling.BILINEAR, fillcolor=fill)
+    im = _photometric(im, rng)
+    pb = (boxes - np.array([x0, y0, x0, y0], np.float32)) * rel
+    clipped = np.clip(pb, 0, size)
+    area = np.maximum(pb[:, 2] - pb[:, 0], 1e-3) * np.maximum(pb[:, 3] - pb[:, 1], 1e-3)
+    vis = (clipped[:, 2] - clipped[:, 0]).clip(0) * (clipped[:, 3] - clipped[:, 1]).clip(0) / area
+    keep = vis >= 0.45
+    a, b = _geometric(np.asarray(im), clipped[keep], rng)
+    return a, b, s.heat_cls[keep], s.subtype[keep]
+
+
+# ---------------------------------------------------------------- targets
+
+
+def encode(boxes: np.ndarray, heat_cls: np.ndarray, subtype: np.ndarray, sub_mask: tuple[bool, bool, bool],
+           size: int) -> dict[str, np.ndarray]:
+    """CenterNet targets on the stride-4 grid.
+
+    Box regression (offset to centre, log size) and subtype are supervised on the cells within
+    1.5 cells of the centre whose gaussian value is > 0.3 (owner = strongest gaussian), not only
+    the centre cell, so that a 3x3 peak picked at inference one cell off still has a trained box.
+    """
+    g = size // STRIDE
+    heat = np.zeros((2, g, g), np.float32)
+    reg = np.zeros((4, g, g), np.float32)
+    reg_w = np.zeros((g, g), np.float32)
+    owner = np.zeros((g, g), np.float32)
+    sub = np.full((g, g), -1, np.int64)
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32) + 0.5
+    for b, c, st in zip(boxes, heat_cls, subtype):
+        w, h = (b[2] - b[0]) / STRIDE, (b[3] - b[1]) / STRIDE
+        if w < 0.5 or h < 0.5:
+            continue
+        cx, cy = (b[0] + b[2]) / 2 / STRIDE, (b[1] + b[3]) / 2 / STRIDE
+        sx, sy = max(w / 6, 0.6), max(h / 6, 0.6)
+        gauss = np.exp(-((xs - cx) ** 2) / (2 * sx * sx) - ((ys - cy) ** 2) / (2 * sy * sy))
+        ix, iy = min(int(cx), g - 1), min(int(cy), g - 1)
+        gauss[iy, ix] = 1.0
+        heat[c] = np.maximum(heat[c], gauss)
+        # Offsets are capped at +-1.5 cells: enough for a peak one cell off, and large hornets
+        # don't dominate the offset loss with 20-cell targets.
+        m = (gauss > 0.3) & (gauss > owner) & (np.abs(xs - cx) <= 1.5) & (np.abs(ys - cy) <= 1.5)
+        owner[m] = gauss[m]
+        reg[0][m] = cx - xs[m]
+        reg[1][m] = cy - ys[m]
+        reg[2][m] = np.log(w)
+        reg[3][m] = np.log(h)
+        reg_w[m] = gauss[m]
+        sub[m] = st if c == 0 else -1
+    return {"heat": heat, "reg": reg, "reg_w": reg_w, "sub": sub,
+            "sub_mask": np.array(sub_mask, np.bool_)}
+
+
+class PatchDataset:
+    """Infinite-style dataset: index i -> a random patch from a weighted source mix."""
+
+    def __init__(self, sources: dict[str, list[Sample]], weights: dict[str, float], size: int,
+                 length: int, seed: int) -> None:
+        self.sources = {k: v for k, v in sources.items() if v}
+        self.weights = {k: weights[k] for k in self.sources}
+        self.size = size
+        self.length = length
+        self.seed = seed
+        self.epoch = 0
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, i: int) -> dict[str, np.ndarray]:
+        rng = random.Random(self.seed * 1_000_003 + self.epoch * 100_003 + i)
+        keys = list(self.sources)
+        src = rng.choices(keys, [self.weights[k] for k in keys])[0]
+        s = rng.choice(self.sources[src])
+        a, b, hc, st = make_patch(s, self.size, rng)
+        t = encode(b, hc, st, s.sub_mask, self.size)
+        t["image"] = a.transpose(2, 0, 1).copy()  # uint8 CHW; normalised on the training side
+        return t

@@ -1,0 +1,42 @@
+"""CenterNet losses: penalty-reduced focal loss on heatmaps, gaussian-weighted L1 on box
+regression, masked cross-entropy on the subtype (only where the subtype is known)."""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from .model import NUM_HEAT, NUM_SUB
+
+
+def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+def detection_loss(raw: torch.Tensor, t: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    heat = focal_loss(raw[:, :NUM_HEAT], t["heat"])
+    w = t["reg_w"]
+    wsum = w.sum().clamp(min=1)
+    pred_reg = raw[:, NUM_HEAT + NUM_SUB:]
+    l1 = F.smooth_l1_loss(pred_reg, t["reg"], reduction="none", beta=0.1)
+    off = (l1[:, :2].sum(1) * w).sum() / wsum
+    size = (l1[:, 2:].sum(1) * w).sum() / wsum
+    # Subtype CE: invalid logits (e.g. drone for pollen-crops workers) are pushed to -inf so the
+    # loss only compares the subtypes the label can actually tell apart.
+    sub_logits = raw[:, NUM_HEAT:NUM_HEAT + NUM_SUB]
+    mask = t["sub_mask"][:, :, None, None].float()
+    sub_logits = sub_logits + (mask - 1) * 1e4
+    target = t["sub"]
+    valid = (target >= 0) & t["sub_mask"].any(1)[:, None, None]
+    ce = F.cross_entropy(sub_logits, target.clamp(min=0), reduction="none")
+    cw = w * valid.float()
+    # Pollen and drones are rare (~4% / ~6% of hive boxes): up-weight them.
+    cls_w = torch.tensor([1.0, 4.0, 3.0], device=raw.device)[target.clamp(min=0)]
+    sub = (ce * cw * cls_w).sum() / (cw * cls_w).sum().clamp(min=1)
+    total = heat + off + size + 0.5 * sub
+    return {"total": total, "heat": heat, "off": off, "size": size, "sub": sub}

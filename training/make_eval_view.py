@@ -1,0 +1,49 @@
+"""Build a YOLO folder of symlinks (images/, labels/, classes.txt) for the hive-entrance
+validation split, so `hivesight eval` can be pointed at it without copying any data.
+
+    python -m training.make_eval_view --data ../shared/datasets --out tmp/eval/hive-entrance-val
+
+classes.txt uses the product names for the hive-entrance label ids (0 bee, 1 pollen, 2 drone).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from .data import HIVE, hive_split
+
+HERE = Path(__file__).resolve().parent
+PRODUCT_CLASSES = ["bee", "pollen", "drone"]  # hive-entrance ids 0, 1, 2
+
+
+def build(data: Path, out: Path, split_file: Path | None) -> int:
+    names = split_file.read_text().split() if split_file and split_file.exists() else hive_split(data)[1]
+    src = (data / HIVE).resolve()
+    for sub in ("images", "labels"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    for n in names:
+        pairs = ((src / "images" / n, out / "images" / n),
+                 (src / "labels" / (Path(n).stem + ".txt"), out / "labels" / (Path(n).stem + ".txt")))
+        for target, link in pairs:
+            if not target.exists():
+                continue
+            if link.is_symlink() or link.exists():
+                link.unlink()
+            os.symlink(target, link)
+    (out / "classes.txt").write_text("\n".join(PRODUCT_CLASSES) + "\n")
+    return len(names)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", type=Path, default=Path("../shared/datasets"))
+    ap.add_argument("--out", type=Path, default=Path("tmp/eval/hive-entrance-val"))
+    ap.add_argument("--split", type=Path, default=HERE / "splits" / "hive-entrance-val.txt")
+    a = ap.parse_args()
+    n = build(a.data, a.out, a.split)
+    print(f"{n} validation frames linked under {a.out}")
+
+
+if __name__ == "__main__":
+    main()

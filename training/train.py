@@ -1,0 +1,193 @@
+"""Train the hivesight detector from scratch.
+
+    python -m training.train --data ../shared/datasets --out models/ [--epochs N] [--device cpu|cuda]
+                             [--seed 0] [--resume] [--smoke]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import random
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader
+
+from .data import (BH, CROPS, HIVE, PatchDataset, crop_split, hive_split, load_bh, load_crops, load_hive)
+from .evaluate import evaluate
+from .export import export_checkpoint
+from .loss import detection_loss
+from .model import Detector
+
+HERE = Path(__file__).resolve().parent
+CKPT_DIR = HERE / "checkpoints"
+RUNS_DIR = HERE / "runs"
+SPLITS_DIR = HERE / "splits"
+# Source mix per batch: the hive clip is the deployment domain; bees-hornets carries the hornets.
+WEIGHTS = {HIVE: 0.5, BH: 0.35, CROPS: 0.15}
+
+
+def write_splits(data: Path) -> None:
+    train, val = hive_split(data)
+    SPLITS_DIR.mkdir(exist_ok=True)
+    (SPLITS_DIR / "hive-entrance-train.txt").write_text("\n".join(train) + "\n")
+    (SPLITS_DIR / "hive-entrance-val.txt").write_text("\n".join(val) + "\n")
+    ctrain, cval = crop_split(data)
+    (SPLITS_DIR / "pollen-crops-val.txt").write_text("\n".join(f"{p.parent.name}/{p.name}" for p in cval) + "\n")
+
+
+def collate(batch: list[dict[str, np.ndarray]]) -> dict[str, torch.Tensor]:
+    return {k: torch.from_numpy(np.stack([b[k] for b in batch])) for k in batch[0]}
+
+
+def score(val: dict[str, float]) -> float:
+    """Checkpoint selection: mean AP50 over bee/pollen/drone/hornet plus crop accuracy."""
+    return float(val.get("map50", 0.0)) + 0.25 * float(val.get("crop_acc", 0.0))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", type=Path, default=Path("../shared/datasets"))
+    ap.add_argument("--out", type=Path, default=Path("models"))
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--steps", type=int, default=200, help="batches per epoch")
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--size", type=int, default=320, help="square training patch size")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--run", default="main", help="name of checkpoints/<run>-*.pt and runs/<run>.csv")
+    ap.add_argument("--budget-min", type=float, default=0.0,
+                    help="wall-clock budget (train+val minutes): the cosine LR follows whichever of step "
+                         "progress and time progress is further, and training stops when either completes; "
+                         "0 = pure step schedule (fully reproducible)")
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="one tiny epoch on a few images, then export to training/runs/smoke-export/")
+    a = ap.parse_args(argv)
+    command = "python -m training.train " + " ".join(shlex.quote(x) for x in (argv if argv is not None else sys.argv[1:]))
+
+    random.seed(a.seed)
+    np.random.seed(a.seed)
+    torch.manual_seed(a.seed)
+    if a.device == "cpu":
+        torch.set_num_threads(2)
+    device = torch.device(a.device)
+
+    write_splits(a.data)
+    hive_train_names, hive_val_names = hive_split(a.data)
+    crop_train, crop_val = crop_split(a.data)
+    if a.smoke:
+        a.epochs, a.steps, a.batch, a.size, a.workers = 1, 3, 4, 192, 0
+        a.run = "smoke"
+        hive_train_names, hive_val_names = hive_train_names[:3], hive_val_names[:2]
+        crop_train, crop_val = crop_train[:4], crop_val[:4]
+    t0 = time.time()
+    sources = {HIVE: load_hive(a.data, hive_train_names), BH: load_bh(a.data, "train"), CROPS: load_crops(crop_train)}
+    if a.smoke:
+        sources[BH] = sources[BH][:4]
+    hive_val = load_hive(a.data, hive_val_names)
+    bh_val = load_bh(a.data, "valid")[: 4 if a.smoke else None]
+    crops_val = load_crops(crop_val)
+    print(f"loaded data in {time.time() - t0:.0f}s: " + ", ".join(f"{k}={len(v)}" for k, v in sources.items()), flush=True)
+
+    ds = PatchDataset(sources, WEIGHTS, a.size, a.steps * a.batch, a.seed)
+    net = Detector().to(device)
+    decay = [p for n, p in net.named_parameters() if p.ndim > 1]
+    no_decay = [p for n, p in net.named_parameters() if p.ndim <= 1]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 5e-4}, {"params": no_decay, "weight_decay": 0}], lr=a.lr)
+    total = a.epochs * a.steps
+    warm = min(300, total // 10 + 1)
+
+    def progress(step: int, wall: float) -> float:
+        p = (step - warm) / max(1, total - warm)
+        if a.budget_min > 0:
+            # Shared CPUs make step time unpredictable; a time budget keeps the run inside its slot.
+            p = max(p, wall / (a.budget_min * 60.0))
+        return min(max(p, 0.0), 1.0)
+
+    def lr_at(step: int, wall: float) -> float:
+        if step < warm:
+            return a.lr * (step + 1) / warm
+        return a.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * progress(step, wall))))
+
+    CKPT_DIR.mkdir(exist_ok=True)
+    RUNS_DIR.mkdir(exist_ok=True)
+    last_path, best_path = CKPT_DIR / f"{a.run}-last.pt", CKPT_DIR / f"{a.run}-best.pt"
+    log_path = RUNS_DIR / f"{a.run}.csv"
+    start_epoch, best, train_time, wall = 0, -1.0, 0.0, 0.0
+    if a.resume and last_path.exists():
+        ck = torch.load(last_path, map_location="cpu", weights_only=False)
+        net.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        start_epoch, best, train_time = ck["epoch"] + 1, ck.get("best", -1.0), ck.get("train_time_s", 0.0)
+        wall = ck.get("wall_s", train_time)
+        print(f"resumed from {last_path} at epoch {start_epoch}", flush=True)
+    elif log_path.exists():
+        log_path.unlink()
+
+    for epoch in range(start_epoch, a.epochs):
+        ds.epoch = epoch
+        dl = DataLoader(ds, batch_size=a.batch, shuffle=False, num_workers=a.workers, collate_fn=collate)
+        net.train()
+        te = time.time()
+        sums: dict[str, float] = {}
+        for i, batch in enumerate(dl):
+            step = epoch * a.steps + i
+            for g in opt.param_groups:
+                g["lr"] = lr_at(step, wall + time.time() - te)
+            t = {k: v.to(device) for k, v in batch.items()}
+            x = t.pop("image").float() / 255.0
+            losses = detection_loss(net(x), t)
+            opt.zero_grad(set_to_none=True)
+            losses["total"].backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
+            opt.step()
+            for k, v in losses.items():
+                sums[k] = sums.get(k, 0.0) + float(v.detach())
+            if i % 25 == 0:
+                print(f"ep {epoch} it {i}/{a.steps} loss {float(losses['total'].detach()):.3f} "
+                      f"({time.time() - te:.0f}s)", flush=True)
+        train_time += time.time() - te
+        lr_now = lr_at(step, wall + time.time() - te)
+        tv = time.time()
+        val = evaluate(net.cpu() if a.device == "cpu" else net.cpu(), hive_val, bh_val, crops_val)
+        net.to(device)
+        wall += time.time() - te
+        row: dict[str, Any] = {"epoch": epoch, "lr": lr_now, "train_time_s": round(train_time, 1), "wall_s": round(wall, 1)}
+        row.update({f"loss_{k}": round(v / max(1, i + 1), 4) for k, v in sums.items()})
+        row.update({k: round(v, 4) for k, v in val.items()})
+        new = not log_path.exists()
+        with log_path.open("a", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(row))
+            if new:
+                w.writeheader()
+            w.writerow(row)
+        print(f"epoch {epoch}: " + " ".join(f"{k}={v}" for k, v in row.items()) + f" (val {time.time() - tv:.0f}s)", flush=True)
+        ck = {"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "val": val,
+              "train_time_s": train_time, "wall_s": wall, "command": command, "best": best, "args": vars(a) | {"data": str(a.data), "out": str(a.out)}}
+        s = score(val)
+        if s > best:
+            best = s
+            ck["best"] = best
+            torch.save(ck, best_path)
+        torch.save(ck, last_path)
+        epoch_len = time.time() - te
+        # Stop when the schedule is done, or when half another epoch would already overrun the budget.
+        over = a.budget_min > 0 and wall + 0.5 * epoch_len >= a.budget_min * 60.0
+        if progress((epoch + 1) * a.steps, wall) >= 1.0 or over:
+            print(f"schedule complete after epoch {epoch} ({wall / 60:.1f} min)", flush=True)
+            break
+
+    # The smoke export goes to an ignored folder so CI never replaces the shipped model.
+    export_checkpoint(best_path, RUNS_DIR / "smoke-export" if a.smoke else a.out)
+
+
+if __name__ == "__main__":
+    main()
