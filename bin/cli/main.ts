@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAnalyzeCommand } from './commands/analyze.ts';
 import { registerEvalCommand } from './commands/eval.ts';
+import { registerServerCommands } from './commands/server.ts';
 import { registerWatchCommand } from './commands/watch.ts';
 import { isDebug, reportError } from './errors.ts';
 
@@ -27,7 +28,7 @@ export function buildProgram(): Command {
   registerAnalyzeCommand(program);
   registerWatchCommand(program);
   registerEvalCommand(program);
-  // SERVER COMMANDS: bin/cli/commands/server.ts (registerServerCommands: serve, worker, users, migrate) was not there yet; when it is: import it above and call registerServerCommands(program) here.
+  registerServerCommands(program);
   return program;
 }
 
