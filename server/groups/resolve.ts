@@ -39,7 +39,7 @@ export function parseGroup(raw: unknown, field: string): GroupItem[] {
       });
     }
     const o = item as Record<string, unknown>;
-    const str = (k: string) => (typeof o[k] === 'string' ? (o[k]) : '');
+    const str = (k: string) => (typeof o[k] === 'string' ? o[k] : '');
     const idMatch = ID_IN_URL.exec(str('report_url')) ?? ID_IN_URL.exec(str('video_url'));
     const name = str('name').trim();
     if (!idMatch && !name) {
