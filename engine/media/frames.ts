@@ -1,0 +1,178 @@
+/**
+ * Decodes a probed file into RGB24 frames at the detector's input size. ffmpeg samples the video
+ * (`fps=` filter), scales, and streams raw frames over its stdout pipe; the generator pulls one
+ * frame at a time, so a slow consumer pauses the pipe (and ffmpeg with it) and memory stays at
+ * about one frame whatever the length. No frame ever touches the disk.
+ */
+import { spawn } from 'node:child_process';
+import { CorruptMediaError, MediaLimitError, UnsafeMediaError } from '../errors.ts';
+import type { MediaInfo, RawFrame } from '../types.ts';
+import type { MediaLimits } from './limits.ts';
+import {
+  cancelledError,
+  inputArgs,
+  isProtocolRefusal,
+  spawnFailure,
+  stderrTail,
+  timeoutError,
+} from './run-tool.ts';
+import type { MediaTools } from './tools.ts';
+
+export interface ReadFramesOptions {
+  tools: MediaTools;
+  limits: MediaLimits;
+  /** Analysed frames per second of video (ignored for pictures). */
+  sampleFps: number;
+  /** Output frame size (the detector's input size). */
+  width: number;
+  height: number;
+  signal?: AbortSignal;
+}
+
+export async function* readFrames(
+  file: string,
+  info: MediaInfo,
+  options: ReadFramesOptions,
+): AsyncGenerator<RawFrame> {
+  const { tools, limits, sampleFps, width, height, signal } = options;
+  checkSize(width, height, limits);
+  if (info.kind === 'video' && !(Number.isFinite(sampleFps) && sampleFps > 0 && sampleFps <= 120)) {
+    throw new RangeError(`sampleFps must be between 0 and 120, got ${sampleFps}`);
+  }
+  if (signal?.aborted) throw cancelledError();
+
+  const frameBytes = width * height * 3;
+  const filters =
+    info.kind === 'video'
+      ? `fps=${sampleFps},scale=${width}:${height}:flags=bilinear`
+      : `scale=${width}:${height}:flags=bilinear`;
+  // One frame more than allowed, so that "too many" is seen rather than silently cut off.
+  const maxOut = info.kind === 'video' ? maxSampledFrames(info, limits, sampleFps) + 1 : 1;
+  const args = [
+    '-nostdin',
+    ...inputArgs(file, info.format),
+    '-map', '0:v:0', '-an', '-sn', '-dn',
+    '-vf', filters,
+    '-frames:v', String(maxOut),
+    '-pix_fmt', 'rgb24',
+    '-f', 'rawvideo',
+    'pipe:1',
+  ]; // prettier-ignore
+
+  const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let failure: Error | undefined;
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    if (stderr.length < 64 * 1024) stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('error', (error) => {
+      failure ??= spawnFailure(tools.ffmpeg, error);
+      resolve(null);
+    });
+    child.on('close', (code) => resolve(code));
+  });
+  const kill = (why?: Error): void => {
+    if (why) failure ??= why;
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  const onAbort = (): void => kill(cancelledError());
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  // The time limit counts only the time spent waiting on ffmpeg, not the consumer's time.
+  let budgetMs = limits.timeoutMs;
+  const chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let pending: Buffer = Buffer.alloc(0);
+  const allowed = info.kind === 'video' ? maxOut - 1 : 1;
+  let index = 0;
+  try {
+    for (;;) {
+      const started = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), Math.max(0, budgetMs));
+      });
+      const next = await Promise.race([chunks.next(), timedOut]).finally(() => clearTimeout(timer));
+      budgetMs -= Date.now() - started;
+      if (next === 'timeout') {
+        kill(timeoutError('ffmpeg', limits.timeoutMs));
+        break;
+      }
+      if (failure) break;
+      if (next.done) break;
+      pending = pending.length === 0 ? next.value : Buffer.concat([pending, next.value]);
+      while (pending.length >= frameBytes) {
+        if (index >= allowed) {
+          kill();
+          throw tooManyFrames(info, limits, sampleFps);
+        }
+        // A fresh copy per frame: the consumer may keep a frame (previews) while we go on.
+        const data = new Uint8Array(frameBytes);
+        data.set(pending.subarray(0, frameBytes));
+        pending = pending.subarray(frameBytes);
+        const frame: RawFrame = {
+          index,
+          timeS: info.kind === 'video' ? index / sampleFps : 0,
+          width,
+          height,
+          data,
+        };
+        index += 1;
+        yield frame;
+        if (failure) break;
+      }
+      if (failure) break;
+    }
+    const code = await exited;
+    if (failure) throw failure;
+    if (isProtocolRefusal(stderr)) {
+      throw new UnsafeMediaError('The file tries to open other files or URLs; it was refused.', {
+        cause: new Error(stderrTail(stderr)),
+      });
+    }
+    if (code !== 0) {
+      throw new CorruptMediaError('The file is damaged and could not be decoded.', {
+        cause: new Error(stderrTail(stderr)),
+      });
+    }
+    if (index === 0) {
+      throw new CorruptMediaError('No picture could be decoded from the file.', {
+        cause: new Error(stderrTail(stderr)),
+      });
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    // Consumer stopped early, or we are failing: never leave ffmpeg running.
+    kill();
+    child.stdout.destroy();
+  }
+}
+
+/** Most sampled frames a video may yield: its limits, plus slack for rounding at the ends. */
+function maxSampledFrames(info: MediaInfo, limits: MediaLimits, sampleFps: number): number {
+  const byDuration = Math.ceil((limits.maxDurationS + 1) * sampleFps);
+  return Math.min(limits.maxFrames, byDuration);
+}
+
+function tooManyFrames(info: MediaInfo, limits: MediaLimits, sampleFps: number): MediaLimitError {
+  if (Math.ceil((limits.maxDurationS + 1) * sampleFps) <= limits.maxFrames) {
+    return new MediaLimitError(
+      `The video runs longer than its header says; the limit is ${limits.maxDurationS} s.`,
+      'duration',
+    );
+  }
+  return new MediaLimitError(
+    `The video has more than ${limits.maxFrames} frames; the limit is ${limits.maxFrames}.`,
+    'frames',
+  );
+}
+
+function checkSize(width: number, height: number, limits: MediaLimits): void {
+  const ok = (n: number, max: number): boolean => Number.isInteger(n) && n > 0 && n <= max;
+  if (!ok(width, limits.maxWidth) || !ok(height, limits.maxHeight)) {
+    throw new RangeError(
+      `Output frame size must be whole pixels within the limits: ${width}x${height}`,
+    );
+  }
+}
