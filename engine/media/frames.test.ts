@@ -25,7 +25,7 @@ import type { MediaInfo, RawFrame } from '../types.ts';
 import { readFrames } from './frames.ts';
 import type { ReadFramesOptions } from './frames.ts';
 import { probeMedia } from './probe.ts';
-import { limits, rejection, tempDir, tools } from './test-support.ts';
+import { limits, makeSleepingTool, rejection, tempDir, tools } from './test-support.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -157,7 +157,19 @@ describe('readFrames keeps memory and time bounded', () => {
   it('kills ffmpeg on a timeout', async () => {
     const file = await makeClip(dir, { seconds: 2, name: 'slow.mp4' });
     const media = await probeMedia(file, { tools, limits: limits() });
-    await rejection(collect(file, { limits: limits({ timeoutMs: 1 }) }, media), MediaTimeoutError);
+    // A real ffmpeg given almost no time (it may, on a fast machine, just make it).
+    const real = await collect(file, { limits: limits({ timeoutMs: 1 }) }, media).catch(
+      (e: unknown) => e,
+    );
+    if (real instanceof Error) expect(real).toBeInstanceOf(MediaTimeoutError);
+    // A decoder that never answers is killed when its time is up.
+    const sleeping = { ffmpeg: await makeSleepingTool(dir), ffprobe: tools.ffprobe };
+    const started = Date.now();
+    await rejection(
+      collect(file, { tools: sleeping, limits: limits({ timeoutMs: 300 }) }, media),
+      MediaTimeoutError,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('kills ffmpeg when the caller aborts, and refuses to start when already aborted', async () => {

@@ -47,7 +47,7 @@ export async function* readFrames(
       ? `fps=${sampleFps},scale=${width}:${height}:flags=bilinear`
       : `scale=${width}:${height}:flags=bilinear`;
   // One frame more than allowed, so that "too many" is seen rather than silently cut off.
-  const maxOut = info.kind === 'video' ? maxSampledFrames(info, limits, sampleFps) + 1 : 1;
+  const maxOut = info.kind === 'video' ? maxSampledFrames(limits, sampleFps) + 1 : 1;
   const args = [
     '-nostdin',
     ...inputArgs(file, info.format),
@@ -83,7 +83,8 @@ export async function* readFrames(
   // The time limit counts only the time spent waiting on ffmpeg, not the consumer's time.
   let budgetMs = limits.timeoutMs;
   const chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  let pending: Buffer = Buffer.alloc(0);
+  let data = new Uint8Array(frameBytes);
+  let filled = 0;
   const allowed = info.kind === 'video' ? maxOut - 1 : 1;
   let index = 0;
   try {
@@ -101,16 +102,19 @@ export async function* readFrames(
       }
       if (failure) break;
       if (next.done) break;
-      pending = pending.length === 0 ? next.value : Buffer.concat([pending, next.value]);
-      while (pending.length >= frameBytes) {
+      // Copy each chunk straight into the frame being filled: linear in the bytes, whatever
+      // the frame size. A fresh buffer per frame, as the consumer may keep frames (previews).
+      let chunk: Buffer = next.value;
+      while (chunk.length > 0) {
+        const take = Math.min(chunk.length, frameBytes - filled);
+        data.set(chunk.subarray(0, take), filled);
+        filled += take;
+        chunk = chunk.subarray(take);
+        if (filled < frameBytes) break;
         if (index >= allowed) {
           kill();
-          throw tooManyFrames(info, limits, sampleFps);
+          throw tooManyFrames(limits, sampleFps);
         }
-        // A fresh copy per frame: the consumer may keep a frame (previews) while we go on.
-        const data = new Uint8Array(frameBytes);
-        data.set(pending.subarray(0, frameBytes));
-        pending = pending.subarray(frameBytes);
         const frame: RawFrame = {
           index,
           timeS: info.kind === 'video' ? index / sampleFps : 0,
@@ -119,6 +123,8 @@ export async function* readFrames(
           data,
         };
         index += 1;
+        data = new Uint8Array(frameBytes);
+        filled = 0;
         yield frame;
         if (failure) break;
       }
@@ -150,12 +156,12 @@ export async function* readFrames(
 }
 
 /** Most sampled frames a video may yield: its limits, plus slack for rounding at the ends. */
-function maxSampledFrames(info: MediaInfo, limits: MediaLimits, sampleFps: number): number {
+function maxSampledFrames(limits: MediaLimits, sampleFps: number): number {
   const byDuration = Math.ceil((limits.maxDurationS + 1) * sampleFps);
   return Math.min(limits.maxFrames, byDuration);
 }
 
-function tooManyFrames(info: MediaInfo, limits: MediaLimits, sampleFps: number): MediaLimitError {
+function tooManyFrames(limits: MediaLimits, sampleFps: number): MediaLimitError {
   if (Math.ceil((limits.maxDurationS + 1) * sampleFps) <= limits.maxFrames) {
     return new MediaLimitError(
       `The video runs longer than its header says; the limit is ${limits.maxDurationS} s.`,

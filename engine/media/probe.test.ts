@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,6 +13,7 @@ import {
   makeJpeg,
   makePlaylist,
   makePlaylistAvi,
+  makePlaylistMp4,
   makePng,
   makePngBomb,
   makeSecretFile,
@@ -27,9 +29,11 @@ import {
   UnsafeMediaError,
   UnsupportedMediaError,
 } from '../errors.ts';
+import { readFrames } from './frames.ts';
 import { probeMedia } from './probe.ts';
+import { isProtocolRefusal, runTool } from './run-tool.ts';
 import { sniffFile, UNSUPPORTED_MESSAGE } from './sniff.ts';
-import { limits, rejection, tempDir, tools } from './test-support.ts';
+import { limits, makeSleepingTool, rejection, tempDir, tools } from './test-support.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -119,6 +123,24 @@ describe('probeMedia', () => {
     expect(error.message).toMatch(/no picture track/);
   });
 
+  it('reports a rotated phone video upright, as ffmpeg decodes it', async () => {
+    const file = await makeClip(dir, { name: 'rotated.mp4', width: 320, height: 240, rotate: 90 });
+    const media = await probe(file);
+    expect(media).toMatchObject({ width: 240, height: 320 });
+    let count = 0;
+    for await (const frame of readFrames(file, media, {
+      tools,
+      limits: limits(),
+      sampleFps: 5,
+      width: 24,
+      height: 32,
+    })) {
+      expect(frame.data).toHaveLength(24 * 32 * 3);
+      count += 1;
+    }
+    expect(count).toBe(10);
+  });
+
   it('refuses a PNG bomb from its header alone', async () => {
     const bomb = await makePngBomb(dir);
     const error = await rejection(
@@ -149,11 +171,25 @@ describe('probeMedia', () => {
   });
 
   it('kills ffprobe on a timeout and on abort', async () => {
-    await rejection(probe(files.mp4!, { timeoutMs: 1 }), MediaTimeoutError);
+    const sleeping = { ffmpeg: tools.ffmpeg, ffprobe: await makeSleepingTool(dir) };
+    const started = Date.now();
+    const timedOut = await rejection(
+      probeMedia(files.mp4!, { tools: sleeping, limits: limits({ timeoutMs: 300 }) }),
+      MediaTimeoutError,
+    );
+    expect(timedOut.message).toMatch(/took longer than/);
     const controller = new AbortController();
-    const running = probeMedia(files.mp4!, { tools, limits: limits(), signal: controller.signal });
-    controller.abort();
+    const running = probeMedia(files.mp4!, {
+      tools: sleeping,
+      limits: limits(),
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 200);
     await rejection(running, AnalysisCancelledError);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // And a real ffprobe given almost no time.
+    const real = await probe(files.mp4!, { timeoutMs: 1 }).catch((e: unknown) => e);
+    if (real instanceof Error) expect(real).toBeInstanceOf(MediaTimeoutError);
   });
 });
 
@@ -185,6 +221,35 @@ describe('hostile files', () => {
     noSecret(await rejection(probe(hls), UnsafeMediaError));
     const concat = await makeGab2Avi(dir, concatScriptText(secret.file), 'hostile/gab2-cat.avi');
     noSecret(await rejection(probe(concat), UnsafeMediaError));
+  });
+
+  it('decodes an MP4 that merely carries playlist text, without opening the target', async () => {
+    const file = await makePlaylistMp4(dir, secret.file, 'hostile/carries.mp4');
+    const media = await probe(file);
+    const frames: Buffer[] = [];
+    for await (const frame of readFrames(file, media, {
+      tools,
+      limits: limits(),
+      sampleFps: 5,
+      width: 32,
+      height: 24,
+    })) {
+      frames.push(Buffer.from(frame.data));
+    }
+    expect(frames).toHaveLength(5);
+    expect(Buffer.concat(frames).toString('latin1')).not.toContain(secret.marker);
+  });
+
+  it('recognises ffmpeg refusing another protocol (real stderr)', async () => {
+    const list = path.join(dir, 'hostile/remote.m3u8');
+    await writeFile(list, '#EXTM3U\n#EXTINF:1,\nhttp://127.0.0.1:9/x.ts\n#EXT-X-ENDLIST\n');
+    const run = await runTool(
+      tools.ffprobe,
+      ['-hide_banner', '-protocol_whitelist', 'file', '-f', 'hls', '-i', `file:${list}`],
+      { timeoutMs: 20_000, maxStdoutBytes: 1 << 20 },
+    );
+    expect(isProtocolRefusal(run.stderr)).toBe(true);
+    expect(isProtocolRefusal('Invalid data found when processing input')).toBe(false);
   });
 
   it('refuses an MP4 whose data lives in another file (dref)', async () => {

@@ -1,5 +1,5 @@
 /** Shared setup for the media tests: real tools, a temp folder, and error assertions. */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -31,4 +31,15 @@ export async function rejection<T extends Error>(
   );
   expect(error).toBeInstanceOf(type);
   return error as T;
+}
+
+/**
+ * A stand-in ffmpeg/ffprobe that never finishes (it sleeps), to test that timeouts and aborts
+ * really kill the process, without racing a fast real tool.
+ */
+export async function makeSleepingTool(dir: string): Promise<string> {
+  const file = path.join(dir, 'sleeping-tool.sh');
+  await writeFile(file, '#!/bin/sh\nexec sleep 60\n');
+  await chmod(file, 0o755);
+  return file;
 }
