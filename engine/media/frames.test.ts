@@ -213,6 +213,13 @@ describe('readFrames on damaged or hostile input', () => {
     await rejection(collect(cut, {}, media), CorruptMediaError);
   });
 
+  it('refuses a cut-off JPEG (whose header is intact) rather than analyse a grey half', async () => {
+    const jpeg = await makeJpeg(dir, { width: 640, height: 480, name: 'whole.jpg' });
+    const cut = await truncateCopy(jpeg, path.join(dir, 'half.jpg'), 0.7);
+    const media = await probeMedia(cut, { tools, limits: limits() });
+    await rejection(collect(cut, {}, media), CorruptMediaError);
+  });
+
   it('never opens the file a GAB2 AVI or a playlist points at, even past the sniffer', async () => {
     const secret = await makeSecretFile(dir);
     const media: MediaInfo = {

@@ -137,7 +137,8 @@ export async function* readFrames(
         cause: new Error(stderrTail(stderr)),
       });
     }
-    if (code !== 0) {
+    // The JPEG decoder fills in a cut-off picture (grey) and still exits 0: refuse it.
+    if (code !== 0 || (info.format === 'jpeg' && /overread|EOI missing|truncat/i.test(stderr))) {
       throw new CorruptMediaError('The file is damaged and could not be decoded.', {
         cause: new Error(stderrTail(stderr)),
       });

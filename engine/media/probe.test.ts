@@ -114,6 +114,8 @@ describe('probeMedia', () => {
     await rejection(probe(avi), CorruptMediaError);
     const png = await truncateCopy(files.png!, path.join(dir, 'cut/pic.png'), 20);
     await rejection(probe(png), CorruptMediaError);
+    const halfPng = await truncateCopy(files.png!, path.join(dir, 'cut/half.png'), 0.7);
+    await rejection(probe(halfPng), CorruptMediaError);
     const jpeg = await truncateCopy(files.jpeg!, path.join(dir, 'cut/pic.jpg'), 100);
     await rejection(probe(jpeg), CorruptMediaError);
   });

@@ -40,7 +40,14 @@ export async function sniffFile(file: string): Promise<SniffResult> {
     const size = (await handle.stat()).size;
     if (size === 0) throw new CorruptMediaError('The file is empty.');
     const head = await readAt(handle, 0, Math.min(size, 64));
-    if (head.length >= 8 && head.subarray(0, 8).equals(PNG_SIGNATURE)) return sniffPng(head);
+    if (head.length >= 8 && head.subarray(0, 8).equals(PNG_SIGNATURE)) {
+      // A PNG ends with its IEND chunk; allow a little trailing junk, not a missing end.
+      const tail = await readAt(handle, Math.max(0, size - 1024), Math.min(size, 1024));
+      if (!tail.includes(Buffer.from('IEND', 'latin1'))) {
+        throw new CorruptMediaError('The PNG file is truncated.');
+      }
+      return sniffPng(head);
+    }
     if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) {
       return await sniffJpeg(handle, size);
     }
