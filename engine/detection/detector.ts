@@ -1,0 +1,270 @@
+/**
+ * The detector: one ONNX model described by its card. The onnxruntime session is created lazily,
+ * once, on the first `detect` (or `load`). Frames arrive already scaled to `inputSizeFor(...)` by
+ * ffmpeg, so `detect` only normalises, runs, decodes and maps boxes back to source pixels.
+ */
+import * as ort from 'onnxruntime-node';
+import { ModelError } from '../errors.ts';
+import type { Detection, ModelIdentity, RawFrame } from '../types.ts';
+import { adapterFor } from './adapters/index.ts';
+import type { Candidates, OutputAdapter } from './adapters/index.ts';
+import { makeDetection } from './detection.ts';
+import { availableClasses, loadModelCard } from './model-card.ts';
+import type { ModelCard } from './model-card.ts';
+import { nonMaxSuppression } from './nms.ts';
+import { fillTensor, makeNormaliser } from './preprocess.ts';
+import type { Normaliser } from './preprocess.ts';
+
+/** The part of an onnxruntime session the detector uses (a test can wrap the real one). */
+export interface DetectorSession {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  run(feeds: Record<string, ort.Tensor>): Promise<Record<string, ort.OnnxValue>>;
+  release(): Promise<void>;
+}
+
+export type SessionFactory = (
+  modelPath: string,
+  options: ort.InferenceSession.SessionOptions,
+) => Promise<DetectorSession>;
+
+export interface DetectorOptions {
+  /** onnxruntime intra-op threads (default 2). */
+  threads?: number;
+  /** Creates the onnxruntime session; default `ort.InferenceSession.create`. */
+  createSession?: SessionFactory;
+}
+
+export interface DetectOptions {
+  /** Replaces every class's score threshold (eval uses a low one for the AP curve). */
+  scoreThreshold?: number;
+}
+
+export const DEFAULT_THREADS = 2;
+/** Most candidates passed to NMS per frame, best first (bounds NMS cost at low thresholds). */
+export const MAX_CANDIDATES = 3000;
+
+const defaultSessionFactory: SessionFactory = (modelPath, options) =>
+  ort.InferenceSession.create(modelPath, options);
+
+export class Detector {
+  readonly identity: ModelIdentity;
+  private readonly adapter: OutputAdapter;
+  private readonly norm: Normaliser;
+  private readonly threads: number;
+  private readonly createSession: SessionFactory;
+  private sessionPromise: Promise<DetectorSession> | undefined;
+  private buffers = new Map<string, Float32Array>();
+  /** Runs detections one at a time: the input buffers are reused. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly card: ModelCard,
+    options: DetectorOptions,
+  ) {
+    const adapter = adapterFor(card.output.format);
+    if (!adapter) throw new ModelError(`No output adapter for format "${card.output.format}".`);
+    this.adapter = adapter;
+    this.norm = makeNormaliser(card);
+    const threads = options.threads ?? DEFAULT_THREADS;
+    if (!Number.isInteger(threads) || threads < 1) {
+      throw new RangeError(`threads must be a positive integer, got ${threads}`);
+    }
+    this.threads = threads;
+    this.createSession = options.createSession ?? defaultSessionFactory;
+    this.identity = {
+      name: card.name,
+      version: card.version,
+      classes: availableClasses(card),
+      inputWidth: card.input.width,
+      inputHeight: card.input.height,
+    };
+  }
+
+  /** Reads and validates the card (a `.card.json`, or an `.onnx` with its card beside it). */
+  static async open(cardOrOnnxPath: string, options: DetectorOptions = {}): Promise<Detector> {
+    return new Detector(await loadModelCard(cardOrOnnxPath), options);
+  }
+
+  /** A detector for an already loaded card. */
+  static fromCard(card: ModelCard, options: DetectorOptions = {}): Detector {
+    return new Detector(card, options);
+  }
+
+  /**
+   * The frame size to decode a `sourceWidth` x `sourceHeight` source at: scaled to fit inside the
+   * card's nominal size, aspect preserved. For a dynamic model both sides are rounded to multiples
+   * of the stride; for a fixed one the frame is letterboxed into the nominal size by `detect`.
+   */
+  inputSizeFor(sourceWidth: number, sourceHeight: number): { width: number; height: number } {
+    if (!(sourceWidth > 0 && sourceHeight > 0 && Number.isFinite(sourceWidth * sourceHeight))) {
+      throw new RangeError(`Invalid source size ${sourceWidth}x${sourceHeight}`);
+    }
+    const { width: W, height: H, dynamic, stride } = this.card.input;
+    const scale = Math.min(W / sourceWidth, H / sourceHeight);
+    if (dynamic) {
+      const side = (src: number, max: number) =>
+        Math.min(max, Math.max(stride, Math.round((src * scale) / stride) * stride));
+      return { width: side(sourceWidth, W), height: side(sourceHeight, H) };
+    }
+    return {
+      width: Math.min(W, Math.max(1, Math.round(sourceWidth * scale))),
+      height: Math.min(H, Math.max(1, Math.round(sourceHeight * scale))),
+    };
+  }
+
+  /** Creates the session now (it is otherwise created by the first `detect`). */
+  async load(): Promise<void> {
+    await this.session();
+  }
+
+  async close(): Promise<void> {
+    const pending = this.sessionPromise;
+    this.sessionPromise = undefined;
+    this.buffers.clear();
+    if (pending) await (await pending.catch(() => undefined))?.release();
+  }
+
+  async detect(
+    frame: RawFrame,
+    sourceWidth: number,
+    sourceHeight: number,
+    options: DetectOptions = {},
+  ): Promise<Detection[]> {
+    const { width: w, height: h, data } = frame;
+    if (
+      !(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0) ||
+      data.length !== w * h * 3
+    ) {
+      throw new RangeError(`Frame ${w}x${h} must carry ${w * h * 3} RGB bytes, got ${data.length}`);
+    }
+    if (!(sourceWidth > 0 && sourceHeight > 0)) {
+      throw new RangeError(`Invalid source size ${sourceWidth}x${sourceHeight}`);
+    }
+    const { width: W, height: H, dynamic, stride } = this.card.input;
+    const tw = dynamic ? Math.ceil(w / stride) * stride : W;
+    const th = dynamic ? Math.ceil(h / stride) * stride : H;
+    if (!dynamic && (w > W || h > H)) {
+      throw new RangeError(`Frame ${w}x${h} is larger than the model input ${W}x${H}`);
+    }
+    const session = await this.session();
+    const run = this.queue.then(async () => {
+      const input = this.bufferFor(tw, th);
+      fillTensor(frame, input, tw, th, this.norm);
+      const tensor = new ort.Tensor('float32', input, [1, 3, th, tw]);
+      let outputs: Record<string, ort.OnnxValue>;
+      try {
+        outputs = await session.run({ [this.card.input.name]: tensor });
+      } catch (error) {
+        throw new ModelError(
+          `The model failed on a ${tw}x${th} input: ${(error as Error).message}`,
+          {
+            cause: error,
+          },
+        );
+      }
+      const output = outputs[this.card.output.name] as ort.Tensor | undefined;
+      if (!output || output.type !== 'float32') {
+        throw new ModelError(`The model returned no float32 output "${this.card.output.name}".`);
+      }
+      const candidates = this.adapter.decode(
+        { data: output.data as Float32Array, dims: output.dims },
+        { numChannels: this.card.classes.length, channelThresholds: this.thresholds(options) },
+      );
+      return this.toDetections(candidates, w, h, sourceWidth / w, sourceHeight / h);
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private thresholds(options: DetectOptions): Float32Array {
+    const { score, per_class: perClass } = this.card.thresholds;
+    const override = options.scoreThreshold;
+    if (override !== undefined && !(override >= 0 && override <= 1)) {
+      throw new RangeError(`scoreThreshold must be in [0, 1], got ${override}`);
+    }
+    return Float32Array.from(this.card.classes, (cls) =>
+      cls === null ? Infinity : (override ?? perClass?.[cls] ?? score),
+    );
+  }
+
+  private toDetections(c: Candidates, w: number, h: number, sx: number, sy: number): Detection[] {
+    let order = Array.from({ length: c.count }, (_, i) => i);
+    if (order.length > MAX_CANDIDATES) {
+      order = order.sort((a, b) => c.scores[b]! - c.scores[a]!).slice(0, MAX_CANDIDATES);
+    }
+    const detections: Detection[] = [];
+    for (const i of order) {
+      const cls = this.card.classes[c.channels[i]!];
+      if (!cls) continue;
+      // Clip to the real frame (not the padding), then scale to source pixels.
+      const x1 = Math.max(0, Math.min(w, c.boxes[i * 4]!)) * sx;
+      const y1 = Math.max(0, Math.min(h, c.boxes[i * 4 + 1]!)) * sy;
+      const x2 = Math.max(0, Math.min(w, c.boxes[i * 4 + 2]!)) * sx;
+      const y2 = Math.max(0, Math.min(h, c.boxes[i * 4 + 3]!)) * sy;
+      const score = Math.min(1, c.scores[i]!);
+      if (!(x2 > x1 && y2 > y1) || !Number.isFinite(score)) continue;
+      detections.push(makeDetection(cls, score, { x: x1, y: y1, width: x2 - x1, height: y2 - y1 }));
+    }
+    return nonMaxSuppression(detections, this.card.thresholds.nms_iou);
+  }
+
+  private bufferFor(tw: number, th: number): Float32Array {
+    const key = `${tw}x${th}`;
+    let buffer = this.buffers.get(key);
+    if (!buffer) {
+      // A batch usually has a handful of frame sizes; keep a few.
+      if (this.buffers.size >= 4) this.buffers.clear();
+      buffer = new Float32Array(3 * tw * th);
+      this.buffers.set(key, buffer);
+    }
+    return buffer;
+  }
+
+  private session(): Promise<DetectorSession> {
+    if (!this.sessionPromise) {
+      const pending = this.openSession();
+      this.sessionPromise = pending;
+      // A failed load is not cached: the next call tries again.
+      pending.catch(() => {
+        if (this.sessionPromise === pending) this.sessionPromise = undefined;
+      });
+    }
+    return this.sessionPromise;
+  }
+
+  private async openSession(): Promise<DetectorSession> {
+    let session: DetectorSession;
+    try {
+      session = await this.createSession(this.card.modelPath, {
+        intraOpNumThreads: this.threads,
+        interOpNumThreads: 1,
+        graphOptimizationLevel: 'all',
+        executionMode: 'sequential',
+      });
+    } catch (error) {
+      throw new ModelError(
+        `Cannot load the model ${this.card.modelPath}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    const problems: string[] = [];
+    if (!session.inputNames.includes(this.card.input.name)) {
+      problems.push(
+        `input.name "${this.card.input.name}" is not an input (${session.inputNames.join(', ')})`,
+      );
+    }
+    if (!session.outputNames.includes(this.card.output.name)) {
+      problems.push(
+        `output.name "${this.card.output.name}" is not an output (${session.outputNames.join(', ')})`,
+      );
+    }
+    if (problems.length > 0) {
+      await session.release().catch(() => undefined);
+      throw new ModelError(
+        `The model card ${this.card.cardPath} does not match the model: ${problems.join('; ')}.`,
+      );
+    }
+    return session;
+  }
+}
