@@ -1,0 +1,93 @@
+/**
+ * Counting: detections per class in a frame, tracks per class in a video, and how much of the
+ * frame honeybees cover. A class the model cannot detect is `null` ("not available"), never 0.
+ */
+import { HONEYBEE_CLASSES, PRODUCT_CLASSES } from '../types.ts';
+import type { Box, ClassCounts, Detection, ProductClass, Track } from '../types.ts';
+
+function emptyCounts(available: readonly ProductClass[]): ClassCounts {
+  const counts = {} as ClassCounts;
+  for (const cls of PRODUCT_CLASSES) counts[cls] = available.includes(cls) ? 0 : null;
+  return counts;
+}
+
+function countBy(
+  items: readonly { cls: ProductClass }[],
+  available: readonly ProductClass[],
+): ClassCounts {
+  const counts = emptyCounts(available);
+  for (const { cls } of items) {
+    const current = counts[cls];
+    if (current !== null) counts[cls] = current + 1;
+  }
+  return counts;
+}
+
+/** Detections per class in one frame (or one picture). */
+export function countFrame(
+  detections: readonly Detection[],
+  available: readonly ProductClass[],
+): ClassCounts {
+  return countBy(detections, available);
+}
+
+/** Unique insects per class in a video: one per (confirmed) track, by the track's class. */
+export function countTracks(
+  tracks: readonly Track[],
+  available: readonly ProductClass[],
+): ClassCounts {
+  return countBy(tracks, available);
+}
+
+/**
+ * Percent (0-100) of the frame covered by honeybee boxes (bee, pollen, drone). The exact area of
+ * the union, so overlapping bees are not counted twice (a plain sum would pass 100 % on a
+ * crowded landing board); boxes are clipped to the frame. Sweep over x slabs: O(n^2 log n),
+ * nothing for the few hundred boxes a frame holds.
+ */
+export function beeCoverage(
+  detections: readonly Detection[],
+  width: number,
+  height: number,
+): number {
+  if (!(width > 0 && height > 0)) return 0;
+  const boxes: Box[] = [];
+  for (const d of detections) {
+    if (!HONEYBEE_CLASSES.includes(d.cls)) continue;
+    const x1 = Math.max(0, d.box.x);
+    const y1 = Math.max(0, d.box.y);
+    const x2 = Math.min(width, d.box.x + d.box.width);
+    const y2 = Math.min(height, d.box.y + d.box.height);
+    if (x2 > x1 && y2 > y1) boxes.push({ x: x1, y: y1, width: x2 - x1, height: y2 - y1 });
+  }
+  const percent = (unionArea(boxes) / (width * height)) * 100;
+  return Math.min(100, Math.max(0, percent));
+}
+
+/** Area of the union of boxes. */
+export function unionArea(boxes: readonly Box[]): number {
+  if (boxes.length === 0) return 0;
+  const xs = [...new Set(boxes.flatMap((b) => [b.x, b.x + b.width]))].sort((a, b) => a - b);
+  let area = 0;
+  for (let i = 0; i + 1 < xs.length; i++) {
+    const left = xs[i]!;
+    const right = xs[i + 1]!;
+    const spans = boxes
+      .filter((b) => b.x <= left && b.x + b.width >= right)
+      .map((b) => [b.y, b.y + b.height] as const)
+      .sort((a, b) => a[0] - b[0]);
+    let covered = 0;
+    let start = 0;
+    let end = -Infinity;
+    for (const [y1, y2] of spans) {
+      if (y1 > end) {
+        if (end > start) covered += end - start;
+        start = y1;
+        end = y2;
+      } else if (y2 > end) end = y2;
+    }
+    if (end > start) covered += end - start;
+    area += (right - left) * covered;
+  }
+  return area;
+}

@@ -1,0 +1,12 @@
+export { beeCoverage, countFrame, countTracks, unionArea } from './counts.ts';
+export {
+  COUNT_COLUMNS,
+  FRAME_CSV_COLUMNS,
+  frameCsv,
+  frameCsvColumns,
+  RESEARCH_COLUMNS,
+} from './frame-csv.ts';
+export type { FrameCsvOptions, FrameCsvRow } from './frame-csv.ts';
+export { honeybeeShare, SUMMARY_CSV_COLUMNS, summaryCsv } from './summary-csv.ts';
+export type { SummaryCsvInput } from './summary-csv.ts';
+export { CLASS_COLOURS, CLASS_LABELS, renderPreview } from './preview.ts';

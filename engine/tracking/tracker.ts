@@ -1,0 +1,263 @@
+/**
+ * Multi-object tracker for insects across sampled frames (SORT / ByteTrack in spirit).
+ *
+ * - Motion: each track predicts its box with a constant-velocity model (centre velocity per
+ *   frame, smoothed); at 5 fps a walking bee moves a good part of its body length per frame.
+ * - Association cost: 1 - IoU(predicted, detection) + centre distance in box sizes, plus a small
+ *   penalty when the classes differ (subtypes flicker, so it is a penalty, not a wall). A pair is
+ *   allowed when the boxes overlap enough or the centres are close relative to the box size.
+ * - Two stages (ByteTrack): high-score detections are matched first, to every live track; then
+ *   low-score detections only to the tracks still unmatched. Only a high-score detection starts
+ *   a track, so a weak blip never becomes an insect on its own.
+ * - Greedy matching by ascending cost (the cost matrix is small and well separated).
+ * - A track is tentative until `minHits` matched frames, then confirmed; it ends after `maxAge`
+ *   frames without a match (a tentative one after `tentativeMaxAge`).
+ * - A track's class is its majority class over its hits; ties go to the higher summed score.
+ */
+import { iou } from '../detection/nms.ts';
+import { PRODUCT_CLASSES } from '../types.ts';
+import type { Box, Detection, ProductClass, Track } from '../types.ts';
+
+export interface TrackerOptions {
+  /** Matched frames before a track counts (default 2). */
+  minHits?: number;
+  /** Frames a confirmed track survives without a match (default 5: 1 s at 5 fps). */
+  maxAge?: number;
+  /** Frames a tentative track survives without a match (default 1). */
+  tentativeMaxAge?: number;
+  /** Detections at or above this score are "high" (stage 1, may start tracks) (default 0.4). */
+  highScore?: number;
+  /** Overlap that allows a pair regardless of distance (default 0.1). */
+  minIou?: number;
+  /** Centre distance, in box sizes, that allows a pair without overlap (default 1.5). */
+  maxCentreDistance?: number;
+  /** Weight of the centre distance in the cost (default 0.5). */
+  distanceWeight?: number;
+  /** Added cost when the detection's class differs from the track's current class (default 0.3). */
+  classMismatchCost?: number;
+  /** Weight of the newest velocity measurement in the smoothed velocity (default 0.6). */
+  velocitySmoothing?: number;
+}
+
+export const DEFAULT_TRACKER_OPTIONS: Required<TrackerOptions> = {
+  minHits: 2,
+  maxAge: 5,
+  tentativeMaxAge: 1,
+  highScore: 0.4,
+  minIou: 0.1,
+  maxCentreDistance: 1.5,
+  distanceWeight: 0.5,
+  classMismatchCost: 0.3,
+  velocitySmoothing: 0.6,
+};
+
+interface LiveTrack {
+  id: number;
+  cx: number;
+  cy: number;
+  w: number;
+  h: number;
+  vx: number;
+  vy: number;
+  firstFrame: number;
+  lastFrame: number;
+  hits: number;
+  votes: Map<ProductClass, { n: number; score: number }>;
+  boxes: { frame: number; box: Box }[];
+}
+
+export class Tracker {
+  private readonly opts: Required<TrackerOptions>;
+  private live: LiveTrack[] = [];
+  private ended: LiveTrack[] = [];
+  private nextId = 1;
+  private framesSeen = 0;
+  private lastFrame = -Infinity;
+
+  constructor(options: TrackerOptions = {}) {
+    this.opts = { ...DEFAULT_TRACKER_OPTIONS, ...options };
+    const { minHits, maxAge, tentativeMaxAge } = this.opts;
+    for (const [name, v] of Object.entries({ minHits, maxAge, tentativeMaxAge })) {
+      if (!Number.isInteger(v) || v < (name === 'minHits' ? 1 : 0)) {
+        throw new RangeError(`Tracker option ${name} must be a non-negative integer, got ${v}`);
+      }
+    }
+  }
+
+  /** Feeds one analysed frame; frame indices must increase. */
+  update(frameIndex: number, detections: readonly Detection[]): void {
+    if (!Number.isFinite(frameIndex) || frameIndex <= this.lastFrame) {
+      throw new RangeError(`Frame indices must increase: ${frameIndex} after ${this.lastFrame}`);
+    }
+    this.lastFrame = frameIndex;
+    this.framesSeen++;
+    const { highScore } = this.opts;
+
+    const high = detections.filter((d) => d.score >= highScore);
+    const low = detections.filter((d) => d.score < highScore);
+    const unmatchedTracks = new Set(this.live);
+
+    const stage1 = this.associate(frameIndex, [...unmatchedTracks], high);
+    for (const [track, det] of stage1.pairs) {
+      this.hit(track, det, frameIndex);
+      unmatchedTracks.delete(track);
+    }
+    const stage2 = this.associate(frameIndex, [...unmatchedTracks], low);
+    for (const [track, det] of stage2.pairs) {
+      this.hit(track, det, frameIndex);
+      unmatchedTracks.delete(track);
+    }
+    for (const det of stage1.unmatched) this.live.push(this.start(det, frameIndex));
+
+    // End tracks that have been missing too long.
+    const stillLive: LiveTrack[] = [];
+    for (const track of this.live) {
+      const missed = frameIndex - track.lastFrame;
+      const limit = this.isConfirmed(track) ? this.opts.maxAge : this.opts.tentativeMaxAge;
+      if (missed > limit) this.end(track);
+      else stillLive.push(track);
+    }
+    this.live = stillLive;
+  }
+
+  /**
+   * Ends every track and returns the confirmed ones, ordered by first frame, numbered from 1.
+   * When the whole video had fewer frames than `minHits`, a track seen in every one counts.
+   */
+  finish(): Track[] {
+    for (const track of this.live) this.end(track);
+    this.live = [];
+    const tracks = this.ended
+      .sort((a, b) => a.firstFrame - b.firstFrame || a.id - b.id)
+      .map((t, i) => ({
+        id: i + 1,
+        cls: majorityClass(t),
+        firstFrame: t.firstFrame,
+        lastFrame: t.lastFrame,
+        hits: t.hits,
+        boxes: t.boxes,
+      }));
+    return tracks;
+  }
+
+  /** Number of live tracks (tentative and confirmed), for tests and diagnostics. */
+  get liveCount(): number {
+    return this.live.length;
+  }
+
+  private isConfirmed(track: LiveTrack): boolean {
+    return track.hits >= Math.min(this.opts.minHits, Math.max(1, this.framesSeen));
+  }
+
+  private end(track: LiveTrack): void {
+    if (this.isConfirmed(track)) this.ended.push(track);
+  }
+
+  private start(det: Detection, frame: number): LiveTrack {
+    const track: LiveTrack = {
+      id: this.nextId++,
+      cx: det.box.x + det.box.width / 2,
+      cy: det.box.y + det.box.height / 2,
+      w: det.box.width,
+      h: det.box.height,
+      vx: 0,
+      vy: 0,
+      firstFrame: frame,
+      lastFrame: frame,
+      hits: 0,
+      votes: new Map(),
+      boxes: [],
+    };
+    this.record(track, det, frame);
+    return track;
+  }
+
+  private hit(track: LiveTrack, det: Detection, frame: number): void {
+    const cx = det.box.x + det.box.width / 2;
+    const cy = det.box.y + det.box.height / 2;
+    const gap = frame - track.lastFrame;
+    const mvx = (cx - track.cx) / gap;
+    const mvy = (cy - track.cy) / gap;
+    const a = track.hits <= 1 ? 1 : this.opts.velocitySmoothing;
+    track.vx = a * mvx + (1 - a) * track.vx;
+    track.vy = a * mvy + (1 - a) * track.vy;
+    track.cx = cx;
+    track.cy = cy;
+    track.w = det.box.width;
+    track.h = det.box.height;
+    track.lastFrame = frame;
+    this.record(track, det, frame);
+  }
+
+  private record(track: LiveTrack, det: Detection, frame: number): void {
+    track.hits++;
+    track.boxes.push({ frame, box: { ...det.box } });
+    const vote = track.votes.get(det.cls) ?? { n: 0, score: 0 };
+    vote.n++;
+    vote.score += det.score;
+    track.votes.set(det.cls, vote);
+  }
+
+  /** Greedy assignment by ascending cost among allowed pairs. */
+  private associate(
+    frame: number,
+    tracks: LiveTrack[],
+    dets: readonly Detection[],
+  ): { pairs: [LiveTrack, Detection][]; unmatched: Detection[] } {
+    const candidates: { t: number; d: number; cost: number }[] = [];
+    const { minIou, maxCentreDistance, distanceWeight, classMismatchCost } = this.opts;
+    tracks.forEach((track, t) => {
+      const gap = frame - track.lastFrame;
+      const pcx = track.cx + track.vx * gap;
+      const pcy = track.cy + track.vy * gap;
+      const predicted: Box = {
+        x: pcx - track.w / 2,
+        y: pcy - track.h / 2,
+        width: track.w,
+        height: track.h,
+      };
+      const cls = leadingClass(track);
+      // Uncertainty grows with each missed frame, and before the velocity is known.
+      const reach = maxCentreDistance * (1 + 0.5 * (gap - 1)) * (track.hits === 1 ? 1.5 : 1);
+      dets.forEach((det, d) => {
+        const overlap = iou(predicted, det.box);
+        const size = Math.sqrt((track.w * track.h + det.box.width * det.box.height) / 2);
+        const dx = det.box.x + det.box.width / 2 - pcx;
+        const dy = det.box.y + det.box.height / 2 - pcy;
+        const distance = Math.hypot(dx, dy) / Math.max(size, 1e-6);
+        if (overlap < minIou && distance > reach) return;
+        const cost =
+          1 - overlap + distanceWeight * distance + (det.cls === cls ? 0 : classMismatchCost);
+        candidates.push({ t, d, cost });
+      });
+    });
+    candidates.sort((a, b) => a.cost - b.cost);
+    const usedT = new Uint8Array(tracks.length);
+    const usedD = new Uint8Array(dets.length);
+    const pairs: [LiveTrack, Detection][] = [];
+    for (const { t, d } of candidates) {
+      if (usedT[t] || usedD[d]) continue;
+      usedT[t] = 1;
+      usedD[d] = 1;
+      pairs.push([tracks[t]!, dets[d]!]);
+    }
+    return { pairs, unmatched: dets.filter((_, d) => !usedD[d]) };
+  }
+}
+
+/** The class with most votes; ties go to the higher summed score, then product order. */
+function majorityClass(track: LiveTrack): ProductClass {
+  let best: ProductClass = 'bee';
+  let bestVote = { n: -1, score: -1 };
+  for (const cls of PRODUCT_CLASSES) {
+    const vote = track.votes.get(cls);
+    if (!vote) continue;
+    if (vote.n > bestVote.n || (vote.n === bestVote.n && vote.score > bestVote.score)) {
+      best = cls;
+      bestVote = vote;
+    }
+  }
+  return best;
+}
+
+const leadingClass = majorityClass;
