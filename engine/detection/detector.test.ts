@@ -1,0 +1,165 @@
+/**
+ * The detector against the shipped model (models/hivesight-detector.*): real onnxruntime, a frame
+ * drawn here with canvas.
+ */
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { createCanvas } from '@napi-rs/canvas';
+import { describe, expect, it } from 'vitest';
+import { ModelError } from '../errors.ts';
+import { PRODUCT_CLASSES } from '../types.ts';
+import type { RawFrame } from '../types.ts';
+import { Detector } from './detector.ts';
+import type { SessionFactory } from './detector.ts';
+
+const CARD = path.resolve('models/hivesight-detector.card.json');
+const ONNX = path.resolve('models/hivesight-detector.onnx');
+
+/** Amber-and-black striped ellipses ("bees") on a greyish-green background, RGB24. */
+function syntheticFrame(width: number, height: number): RawFrame {
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#6b705c';
+  ctx.fillRect(0, 0, width, height);
+  for (let i = 0; i < 6; i++) {
+    const cx = 80 + i * 140;
+    const cy = 60 + (i % 2) * 120;
+    ctx.fillStyle = '#d89b2b';
+    ctx.beginPath();
+    ctx.ellipse(cx, cy, 30, 16, 0.3 * i, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.fillStyle = '#1b1b1b';
+    ctx.fillRect(cx - 4, cy - 15, 6, 30);
+  }
+  const rgba = ctx.getImageData(0, 0, width, height).data;
+  const data = new Uint8Array(width * height * 3);
+  for (let s = 0, d = 0; d < data.length; s += 4, d += 3) {
+    data[d] = rgba[s]!;
+    data[d + 1] = rgba[s + 1]!;
+    data[d + 2] = rgba[s + 2]!;
+  }
+  return { index: 0, timeS: 0, width, height, data };
+}
+
+function countingFactory(): { factory: SessionFactory; calls: () => number; runs: number[][] } {
+  let calls = 0;
+  const runs: number[][] = [];
+  const factory: SessionFactory = async (modelPath, options) => {
+    calls++;
+    const session = await ort.InferenceSession.create(modelPath, options);
+    return {
+      inputNames: session.inputNames,
+      outputNames: session.outputNames,
+      run: (feeds) => {
+        runs.push([...Object.values(feeds)[0]!.dims]);
+        return session.run(feeds);
+      },
+      release: () => session.release(),
+    };
+  };
+  return { factory, calls: () => calls, runs };
+}
+
+describe('Detector (shipped model)', () => {
+  it('declares its identity from the card, by card or by .onnx path', async () => {
+    const byCard = await Detector.open(CARD);
+    const byOnnx = await Detector.open(ONNX);
+    expect(byOnnx.identity).toEqual(byCard.identity);
+    expect(byCard.identity).toMatchObject({
+      name: 'hivesight-detector',
+      inputWidth: 960,
+      inputHeight: 544,
+    });
+    expect(byCard.identity.version).toBe(byCard.card.version);
+    for (const cls of byCard.identity.classes) expect(PRODUCT_CLASSES).toContain(cls);
+    expect(byCard.identity.classes).toEqual(
+      PRODUCT_CLASSES.filter((c) => byCard.card.classes.includes(c)),
+    );
+  });
+
+  it('sizes inputs to fit inside the nominal size in multiples of the stride', async () => {
+    const detector = await Detector.open(CARD);
+    expect(detector.inputSizeFor(1920, 1080)).toEqual({ width: 960, height: 544 });
+    expect(detector.inputSizeFor(3840, 1080)).toEqual({ width: 960, height: 256 });
+    expect(detector.inputSizeFor(1080, 1920)).toEqual({ width: 320, height: 544 });
+    expect(detector.inputSizeFor(640, 480)).toEqual({ width: 736, height: 544 });
+    expect(detector.inputSizeFor(10_000, 10)).toEqual({ width: 960, height: 32 });
+    expect(() => detector.inputSizeFor(0, 10)).toThrow(RangeError);
+  });
+
+  it('loads the session lazily, once, and returns boxes in source pixels', async () => {
+    const counting = countingFactory();
+    const detector = await Detector.open(CARD, { createSession: counting.factory, threads: 1 });
+    expect(counting.calls()).toBe(0);
+
+    const source = { width: 1920, height: 1080 };
+    const size = detector.inputSizeFor(source.width, source.height);
+    const frame = syntheticFrame(size.width, size.height);
+    const [a, b] = await Promise.all([
+      detector.detect(frame, source.width, source.height),
+      detector.detect(frame, source.width, source.height),
+    ]);
+    await detector.detect({ ...frame, index: 1 }, source.width, source.height, {
+      scoreThreshold: 0.01,
+    });
+    expect(counting.calls()).toBe(1);
+    expect(counting.runs).toEqual([
+      [1, 3, 544, 960],
+      [1, 3, 544, 960],
+      [1, 3, 544, 960],
+    ]);
+    expect(b).toEqual(a);
+
+    const low = await detector.detect(frame, source.width, source.height, { scoreThreshold: 0.01 });
+    expect(low.length).toBeGreaterThanOrEqual(a.length);
+    expect(low.length).toBeGreaterThan(0);
+    for (const d of low) {
+      expect(detector.identity.classes).toContain(d.cls);
+      expect(d.score).toBeGreaterThanOrEqual(0.01);
+      expect(d.box.x).toBeGreaterThanOrEqual(0);
+      expect(d.box.y).toBeGreaterThanOrEqual(0);
+      expect(d.box.x + d.box.width).toBeLessThanOrEqual(source.width + 1e-6);
+      expect(d.box.y + d.box.height).toBeLessThanOrEqual(source.height + 1e-6);
+    }
+    // Source coordinates: some box lies beyond the 960x544 input area.
+    expect(low.some((d) => d.box.x + d.box.width > 960 || d.box.y + d.box.height > 544)).toBe(true);
+    for (const d of a) expect(d.score).toBeGreaterThanOrEqual(detector.card.thresholds.score);
+    await detector.close();
+  });
+
+  it('pads a frame that is not a multiple of the stride', async () => {
+    const counting = countingFactory();
+    const detector = await Detector.open(CARD, { createSession: counting.factory, threads: 1 });
+    const frame = syntheticFrame(300, 200);
+    const dets = await detector.detect(frame, 600, 400, { scoreThreshold: 0.05 });
+    expect(counting.runs).toEqual([[1, 3, 224, 320]]);
+    for (const d of dets) {
+      expect(d.box.x + d.box.width).toBeLessThanOrEqual(600 + 1e-6);
+      expect(d.box.y + d.box.height).toBeLessThanOrEqual(400 + 1e-6);
+    }
+    await detector.close();
+  });
+
+  it('refuses frames whose bytes do not match their size', async () => {
+    const detector = await Detector.open(CARD);
+    const frame = { index: 0, timeS: 0, width: 10, height: 10, data: new Uint8Array(10) };
+    await expect(detector.detect(frame, 10, 10)).rejects.toThrow(RangeError);
+  });
+
+  it('reports a card naming a tensor the model lacks, and retries after a failed load', async () => {
+    const base = await Detector.open(CARD);
+    let calls = 0;
+    const detector = Detector.fromCard(
+      { ...base.card, input: { ...base.card.input, name: 'pixels' } },
+      {
+        createSession: (p, o) => {
+          calls++;
+          return ort.InferenceSession.create(p, o);
+        },
+      },
+    );
+    await expect(detector.load()).rejects.toThrow(ModelError);
+    await expect(detector.load()).rejects.toThrow(/input\.name "pixels"/);
+    expect(calls).toBe(2);
+  });
+});

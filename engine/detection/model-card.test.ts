@@ -1,0 +1,133 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelError } from '../errors.ts';
+import { availableClasses, cardPathFor, loadModelCard, validateModelCard } from './model-card.ts';
+
+const good = () => ({
+  name: 'test-model',
+  version: '1.2.3',
+  file: 'm.onnx',
+  classes: ['bee', null, 'hornet'],
+  input: { name: 'images', width: 960, height: 544, dynamic: true, stride: 32, channels: 'RGB' },
+  normalization: { scale: 1 / 255, mean: [0, 0, 0], std: [1, 1, 1] },
+  output: { name: 'detections', format: 'yolo' },
+  thresholds: { score: 0.35, nms_iou: 0.5, per_class: { hornet: 0.3 } },
+  metrics: {},
+  training: { sources: [] },
+});
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'hivesight-card-'));
+  await writeFile(path.join(dir, 'm.onnx'), 'not really onnx');
+  await writeFile(path.join(dir, 'm.card.json'), JSON.stringify(good()));
+  await writeFile(path.join(dir, 'broken.card.json'), '{ nope');
+  await writeFile(
+    path.join(dir, 'orphan.card.json'),
+    JSON.stringify({ ...good(), file: 'gone.onnx' }),
+  );
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function problems(card: unknown): string {
+  try {
+    validateModelCard(card, '/x/m.card.json');
+  } catch (error) {
+    expect(error).toBeInstanceOf(ModelError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the card to be refused');
+}
+
+describe('loadModelCard', () => {
+  it('loads a card by its path or by the .onnx beside it', async () => {
+    const byCard = await loadModelCard(path.join(dir, 'm.card.json'));
+    const byOnnx = await loadModelCard(path.join(dir, 'm.onnx'));
+    expect(byOnnx).toEqual(byCard);
+    expect(byCard.modelPath).toBe(path.join(dir, 'm.onnx'));
+    expect(byCard.classes).toEqual(['bee', null, 'hornet']);
+    expect(byCard.thresholds.per_class).toEqual({ hornet: 0.3 });
+    expect(availableClasses(byCard)).toEqual(['bee', 'hornet']);
+  });
+
+  it('loads the shipped card', async () => {
+    const card = await loadModelCard(path.resolve('models/hivesight-detector.card.json'));
+    expect(card.output.format).toBe('yolo');
+    expect(availableClasses(card)).not.toContain('wasp');
+  });
+
+  it('names missing files, bad JSON, a missing model and odd paths', async () => {
+    await expect(loadModelCard(path.join(dir, 'none.card.json'))).rejects.toThrow(
+      /Cannot read the model card/,
+    );
+    await expect(loadModelCard(path.join(dir, 'broken.card.json'))).rejects.toThrow(
+      /not valid JSON/,
+    );
+    await expect(loadModelCard(path.join(dir, 'orphan.card.json'))).rejects.toThrow(/gone\.onnx/);
+    expect(() => cardPathFor('model.bin')).toThrow(ModelError);
+  });
+});
+
+describe('validateModelCard', () => {
+  it('names every bad field at once', () => {
+    const card = good() as Record<string, unknown>;
+    const message = problems({
+      ...card,
+      name: '',
+      classes: ['bee', 'moth', 'bee'],
+      input: {
+        name: 'images',
+        width: 100,
+        height: -1,
+        dynamic: 'yes',
+        stride: 32,
+        channels: 'RGBA',
+      },
+      normalization: { scale: 0, mean: [0, 0], std: [1, 0, 1] },
+      output: { name: 'detections', format: 'ssd' },
+      thresholds: { score: 2, nms_iou: 0.5, per_class: { moth: 0.2, pollen: 'x' } },
+    });
+    for (const field of [
+      'name',
+      'classes[1]',
+      'classes[2] repeats',
+      'input.height',
+      'input.dynamic',
+      'input.channels',
+      'normalization.scale',
+      'normalization.mean',
+      'normalization.std[1]',
+      'output.format',
+      'thresholds.score',
+      'thresholds.per_class.moth',
+      'thresholds.per_class.pollen',
+    ]) {
+      expect(message).toContain(field);
+    }
+  });
+
+  it('refuses a non-object, missing sections and a card with no product class', () => {
+    expect(problems(null)).toContain('card must be an object');
+    const message = problems({ name: 'x', version: '1', file: 'x.onnx', classes: [null] });
+    for (const field of [
+      'classes must map',
+      'input must be',
+      'normalization must be',
+      'output must be',
+      'thresholds must be',
+    ]) {
+      expect(message).toContain(field);
+    }
+  });
+
+  it('needs dynamic sizes to be multiples of the stride', () => {
+    const card = good();
+    expect(problems({ ...card, input: { ...card.input, width: 1000 } })).toContain(
+      'input.width must be a multiple',
+    );
+  });
+});
