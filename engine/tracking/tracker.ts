@@ -70,6 +70,8 @@ export class Tracker {
   private readonly opts: Required<TrackerOptions>;
   private live: LiveTrack[] = [];
   private ended: LiveTrack[] = [];
+  /** Tracks that ended with fewer than `minHits` hits while the video is still shorter than that. */
+  private endedShort: LiveTrack[] = [];
   private nextId = 1;
   private framesSeen = 0;
   private lastFrame = -Infinity;
@@ -118,16 +120,20 @@ export class Tracker {
       else stillLive.push(track);
     }
     this.live = stillLive;
+    if (this.framesSeen >= this.opts.minHits) this.endedShort = [];
   }
 
   /**
    * Ends every track and returns the confirmed ones, ordered by first frame, numbered from 1.
-   * When the whole video had fewer frames than `minHits`, a track seen in every one counts.
+   * When the whole video had fewer frames than `minHits`, every track counts (a one-frame video
+   * of three bees has three bees).
    */
   finish(): Track[] {
     for (const track of this.live) this.end(track);
     this.live = [];
-    const tracks = this.ended
+    const shortVideo = this.framesSeen < this.opts.minHits;
+    const confirmed = shortVideo ? [...this.ended, ...this.endedShort] : this.ended;
+    const tracks = confirmed
       .sort((a, b) => a.firstFrame - b.firstFrame || a.id - b.id)
       .map((t, i) => ({
         id: i + 1,
@@ -146,11 +152,12 @@ export class Tracker {
   }
 
   private isConfirmed(track: LiveTrack): boolean {
-    return track.hits >= Math.min(this.opts.minHits, Math.max(1, this.framesSeen));
+    return track.hits >= this.opts.minHits;
   }
 
   private end(track: LiveTrack): void {
     if (this.isConfirmed(track)) this.ended.push(track);
+    else if (this.framesSeen < this.opts.minHits) this.endedShort.push(track);
   }
 
   private start(det: Detection, frame: number): LiveTrack {

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { makeDetection } from '../detection/detection.ts';
+import type { Detection, ProductClass } from '../types.ts';
+import { Tracker } from './tracker.ts';
+import type { TrackerOptions } from './tracker.ts';
+
+const SIZE = 40;
+const bee = (
+  cx: number,
+  cy: number,
+  cls: ProductClass = 'bee',
+  score = 0.8,
+  size = SIZE,
+): Detection =>
+  makeDetection(cls, score, { x: cx - size / 2, y: cy - size / 2, width: size, height: size });
+
+/** Runs frames 0..n-1 (or the given indices) through a tracker. */
+function track(frames: Detection[][], options: TrackerOptions = {}, indices?: number[]) {
+  const tracker = new Tracker(options);
+  frames.forEach((dets, i) => tracker.update(indices?.[i] ?? i, dets));
+  return tracker.finish();
+}
+
+describe('Tracker', () => {
+  it('follows N insects moving linearly, fast (over a body length per frame)', () => {
+    const frames = Array.from({ length: 12 }, (_, f) => [
+      bee(100 + 60 * f, 100), // 1.5 body lengths per frame, rightwards
+      bee(900 - 50 * f, 300), // leftwards
+      bee(400, 50 + 45 * f), // downwards
+    ]);
+    const tracks = track(frames);
+    expect(tracks).toHaveLength(3);
+    for (const t of tracks) {
+      expect(t.hits).toBe(12);
+      expect(t.firstFrame).toBe(0);
+      expect(t.lastFrame).toBe(11);
+      expect(t.boxes).toHaveLength(12);
+    }
+    expect(tracks.map((t) => t.id)).toEqual([1, 2, 3]);
+  });
+
+  it('keeps identities when two insects cross paths', () => {
+    // A goes right, B goes left, 10 px apart vertically, crossing at frame 5 with heavy overlap.
+    const frames = Array.from({ length: 11 }, (_, f) => [
+      bee(100 + 30 * f, 200, 'bee'),
+      bee(400 - 30 * f, 210, 'drone'),
+    ]);
+    const tracks = track(frames);
+    expect(tracks).toHaveLength(2);
+    for (const t of tracks) {
+      expect(t.hits).toBe(11);
+      const xs = t.boxes.map((b) => b.box.x);
+      const direction = Math.sign(xs[1]! - xs[0]!);
+      // Monotonic motion: never swapped onto the other insect.
+      for (let i = 1; i < xs.length; i++) expect(Math.sign(xs[i]! - xs[i - 1]!)).toBe(direction);
+      expect(t.cls).toBe(direction > 0 ? 'bee' : 'drone');
+    }
+  });
+
+  it('keeps a track through a short disappearance within maxAge (and predicts its motion)', () => {
+    const frames = Array.from({ length: 10 }, (_, f) =>
+      f >= 4 && f <= 6 ? [] : [bee(100 + 30 * f, 100)],
+    );
+    const tracks = track(frames, { maxAge: 5 });
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0]!.hits).toBe(7);
+    expect(tracks[0]!.lastFrame).toBe(9);
+  });
+
+  it('starts a new track when the gap is longer than maxAge', () => {
+    const frames = Array.from({ length: 12 }, (_, f) => (f >= 3 && f <= 8 ? [] : [bee(200, 100)]));
+    expect(track(frames, { maxAge: 2 })).toHaveLength(2);
+  });
+
+  it('gives a track its majority class despite flicker; ties go to the higher summed score', () => {
+    const classes: ProductClass[] = ['pollen', 'bee', 'pollen', 'pollen', 'drone', 'pollen', 'bee'];
+    const tracks = track(classes.map((cls, f) => [bee(100 + 10 * f, 100, cls)]));
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0]!.cls).toBe('pollen');
+
+    const tie = track([
+      [bee(100, 100, 'bee', 0.5)],
+      [bee(110, 100, 'pollen', 0.9)],
+      [bee(120, 100, 'bee', 0.5)],
+      [bee(130, 100, 'pollen', 0.9)],
+    ]);
+    expect(tie.map((t) => t.cls)).toEqual(['pollen']);
+  });
+
+  it('counts insects that enter and leave at different times', () => {
+    const frames: Detection[][] = Array.from({ length: 20 }, (_, f) => {
+      const dets: Detection[] = [];
+      if (f < 8) dets.push(bee(50 + 20 * f, 100)); // present from the start, leaves at 8
+      if (f >= 5 && f < 15) dets.push(bee(600, 50 + 25 * (f - 5), 'hornet')); // enters, leaves
+      if (f >= 17) dets.push(bee(300, 400)); // arrives near the end
+      return dets;
+    });
+    const tracks = track(frames);
+    expect(tracks.map((t) => [t.cls, t.firstFrame, t.lastFrame])).toEqual([
+      ['bee', 0, 7],
+      ['hornet', 5, 14],
+      ['bee', 17, 19],
+    ]);
+  });
+
+  it('does not count single-frame false positives or low-score blips', () => {
+    const frames: Detection[][] = Array.from({ length: 10 }, (_, f) => {
+      const dets = [bee(100 + 10 * f, 100)];
+      if (f === 3) dets.push(bee(700, 500)); // one-frame blip
+      if (f === 6) dets.push(bee(300, 300, 'hornet', 0.95)); // another
+      if (f >= 2 && f <= 5) dets.push(bee(450, 100 + 100 * (f - 2), 'bee', 0.9, 20)); // never twice near
+      dets.push(bee(800, 200, 'bee', 0.3)); // persistent low score: cannot start a track
+      return dets;
+    });
+    const tracks = track(frames, { highScore: 0.5 });
+    expect(tracks.map((t) => [t.firstFrame, t.hits])).toEqual([[0, 10]]);
+  });
+
+  it('uses low-score detections to continue existing tracks (second stage)', () => {
+    const scores = [0.9, 0.8, 0.3, 0.3, 0.3, 0.9];
+    const tracks = track(
+      scores.map((s, f) => [bee(100 + 20 * f, 100, 'bee', s)]),
+      { highScore: 0.5 },
+    );
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0]!.hits).toBe(6);
+  });
+
+  it('counts a track seen once when the video has fewer frames than minHits', () => {
+    expect(track([[bee(10, 10), bee(200, 200)]])).toHaveLength(2);
+    expect(track([[bee(10, 10)], []], { minHits: 3 })).toHaveLength(1);
+    // With enough frames a single hit is a blip.
+    expect(track([[bee(10, 10)], [], []])).toHaveLength(0);
+  });
+
+  it('handles skipped frame indices with motion scaled by the gap', () => {
+    const indices = [0, 1, 2, 4, 5, 6];
+    const frames = indices.map((i) => [bee(100 + 50 * i, 100), bee(100 + 50 * i, 300)]);
+    const tracks = track(frames, {}, indices);
+    expect(tracks).toHaveLength(2);
+    expect(tracks.every((t) => t.hits === 6)).toBe(true);
+  });
+
+  it('refuses frame indices that do not increase and bad options', () => {
+    const tracker = new Tracker();
+    tracker.update(3, []);
+    expect(() => tracker.update(3, [])).toThrow(RangeError);
+    expect(() => new Tracker({ minHits: 0 })).toThrow(RangeError);
+  });
+
+  it('returns nothing for an empty video', () => {
+    expect(new Tracker().finish()).toEqual([]);
+  });
+});
