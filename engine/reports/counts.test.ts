@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { makeDetection } from '../detection/detection.ts';
+import type { ProductClass, Track } from '../types.ts';
+import { beeCoverage, countFrame, countTracks, unionArea } from './counts.ts';
+
+const d = (cls: ProductClass, x: number, y: number, w: number, h: number) =>
+  makeDetection(cls, 0.9, { x, y, width: w, height: h });
+const AVAILABLE: ProductClass[] = ['bee', 'pollen', 'drone', 'hornet'];
+
+describe('countFrame / countTracks', () => {
+  it('counts per class, null for classes the model cannot detect', () => {
+    const counts = countFrame(
+      [d('bee', 0, 0, 1, 1), d('bee', 5, 5, 1, 1), d('hornet', 0, 0, 9, 9)],
+      AVAILABLE,
+    );
+    expect(counts).toEqual({ bee: 2, pollen: 0, drone: 0, wasp: null, hornet: 1 });
+    expect(countFrame([], [])).toEqual({
+      bee: null,
+      pollen: null,
+      drone: null,
+      wasp: null,
+      hornet: null,
+    });
+  });
+
+  it('counts one insect per track by its class', () => {
+    const t = (id: number, cls: ProductClass): Track => ({
+      id,
+      cls,
+      firstFrame: 0,
+      lastFrame: 1,
+      hits: 2,
+      boxes: [],
+    });
+    expect(countTracks([t(1, 'pollen'), t(2, 'pollen'), t(3, 'drone')], AVAILABLE)).toEqual({
+      bee: 0,
+      pollen: 2,
+      drone: 1,
+      wasp: null,
+      hornet: 0,
+    });
+  });
+});
+
+describe('beeCoverage', () => {
+  it('is the union of honeybee boxes as a percent of the frame', () => {
+    // Two 10x10 boxes overlapping by 5x10 -> 150 px of 100x100.
+    expect(beeCoverage([d('bee', 0, 0, 10, 10), d('pollen', 5, 0, 10, 10)], 100, 100)).toBeCloseTo(
+      1.5,
+    );
+  });
+
+  it('ignores wasps and hornets, clips to the frame and never passes 100', () => {
+    expect(beeCoverage([d('hornet', 0, 0, 50, 50)], 100, 100)).toBe(0);
+    expect(beeCoverage([d('drone', 90, 90, 20, 20)], 100, 100)).toBeCloseTo(1);
+    expect(beeCoverage([d('bee', 0, 0, 100, 100), d('bee', 0, 0, 100, 100)], 100, 100)).toBe(100);
+    expect(beeCoverage([], 100, 100)).toBe(0);
+  });
+
+  it('computes exact union areas for nested and crossing boxes', () => {
+    const box = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
+    expect(unionArea([box(0, 0, 10, 10), box(2, 2, 3, 3)])).toBe(100);
+    // A plus sign: 30x10 + 10x30 - 10x10 centre.
+    expect(unionArea([box(0, 10, 30, 10), box(10, 0, 10, 30)])).toBe(500);
+    expect(unionArea([box(0, 0, 10, 10), box(20, 20, 10, 10)])).toBe(200);
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { AnalysisResult, ClassCounts, FrameResult } from '../types.ts';
+import { FRAME_CSV_COLUMNS, frameCsv } from './frame-csv.ts';
+import { SUMMARY_CSV_COLUMNS, summaryCsv } from './summary-csv.ts';
+
+const counts = (
+  bee: number,
+  pollen: number,
+  drone: number,
+  hornet: number | null = 0,
+): ClassCounts => ({
+  bee,
+  pollen,
+  drone,
+  wasp: null,
+  hornet,
+});
+const frame = (index: number, timeS: number, c: ClassCounts, cov: number): FrameResult => ({
+  index,
+  timeS,
+  detections: [],
+  counts: c,
+  beeCoveragePct: cov,
+});
+
+describe('frameCsv', () => {
+  const result = {
+    frames: [frame(0, 0, counts(3, 1, 0, 2), 12.3456), frame(1, 0.2, counts(0, 0, 0), 0)],
+  };
+
+  it('has the decided columns, with empty cells for unavailable classes', () => {
+    expect(FRAME_CSV_COLUMNS.join(',')).toBe(
+      'frame,time_s,bees,pollen_bees,drones,wasps,hornets,bee_coverage_pct',
+    );
+    expect(frameCsv(result, { includeResearch: true })).toBe(
+      'frame,time_s,bees,pollen_bees,drones,wasps,hornets,bee_coverage_pct\n' +
+        '0,0.000,3,1,0,,2,12.35\n' +
+        '1,0.200,0,0,0,,0,0.00\n',
+    );
+  });
+
+  it('leaves out wasps and hornets without the research plan', () => {
+    expect(frameCsv(result, { includeResearch: false })).toBe(
+      'frame,time_s,bees,pollen_bees,drones,bee_coverage_pct\n0,0.000,3,1,0,12.35\n1,0.200,0,0,0,0.00\n',
+    );
+  });
+
+  it('writes the header for a file with no frames', () => {
+    expect(frameCsv({ frames: [] }, { includeResearch: true })).toBe(
+      FRAME_CSV_COLUMNS.join(',') + '\n',
+    );
+  });
+});
+
+describe('summaryCsv', () => {
+  const model = {
+    name: 'hivesight-detector',
+    version: '0.1.0',
+    classes: [],
+    inputWidth: 960,
+    inputHeight: 544,
+  };
+  const result = (
+    file: string,
+    kind: 'image' | 'video',
+    c: ClassCounts,
+    durationS: number,
+  ): AnalysisResult => ({
+    file,
+    media: {
+      kind,
+      format: kind === 'image' ? 'jpeg' : 'mp4',
+      width: 1920,
+      height: 1080,
+      durationS,
+      fps: 25,
+      sizeBytes: 1,
+    },
+    counts: c,
+    frames: kind === 'image' ? [frame(0, 0, c, 5)] : [frame(0, 0, c, 5), frame(1, 0.2, c, 6)],
+    tracks: [],
+    beeCoveragePct: 5.5,
+    model,
+    sampleFps: 5,
+    timing: { decodeMs: 0, inferenceMs: 0, trackingMs: 0, totalMs: 0 },
+    analysedAt: '2026-11-22T10:00:00.000Z',
+  });
+
+  it('writes one row per file with shares of honeybees and the model identity', () => {
+    const csv = summaryCsv([
+      result('a,b.mp4', 'video', counts(6, 3, 1, null), 12.5),
+      result('x.jpg', 'image', counts(0, 0, 0, 1), 0),
+    ]);
+    expect(csv.split('\n')).toEqual([
+      SUMMARY_CSV_COLUMNS.join(','),
+      '"a,b.mp4",video,12.500,2,6,3,1,,,30.00,10.00,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z',
+      'x.jpg,image,0.000,1,0,0,0,,1,,,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z',
+      '',
+    ]);
+    expect(SUMMARY_CSV_COLUMNS.join(',')).toBe(
+      'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at',
+    );
+  });
+
+  it('leaves a share empty when its class is not available', () => {
+    const c: ClassCounts = { bee: 4, pollen: null, drone: 1, wasp: null, hornet: null };
+    const row = summaryCsv([result('v.mp4', 'video', c, 1)])
+      .split('\n')[1]!
+      .split(',');
+    expect(row[SUMMARY_CSV_COLUMNS.indexOf('pollen_pct')]).toBe('');
+    expect(row[SUMMARY_CSV_COLUMNS.indexOf('drones_pct')]).toBe('20.00');
+  });
+
+  it('writes just the header for no files', () => {
+    expect(summaryCsv([])).toBe(SUMMARY_CSV_COLUMNS.join(',') + '\n');
+  });
+});
