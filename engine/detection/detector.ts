@@ -163,7 +163,7 @@ export class Detector {
           },
         );
       }
-      const output = outputs[this.card.output.name] as ort.Tensor | undefined;
+      const output = outputs[this.card.output.name];
       if (!output || output.type !== 'float32') {
         throw new ModelError(`The model returned no float32 output "${this.card.output.name}".`);
       }
