@@ -177,20 +177,34 @@ def sample_scale(s: Sample, rng: random.Random) -> float:
         return float(np.exp(rng.uniform(np.log(0.17), np.log(2.5))))
     if s.source == BH:
         # 640 px photos are scaled to ~544 by the engine; insects 50-500 px.
-        return float(np.exp(rng.uniform(np.log(0.25), np.log(1.1))))
-    # crops: bee 20..384 px tall
-    return float(np.exp(rng.uniform(np.log(0.07), np.log(1.3))))
+        return float(np.exp(rng.uniform(np.log(0.2), np.log(0.9))))
+    # crops: bee 20..360 px tall
+    return float(np.exp(rng.uniform(np.log(0.07), np.log(1.2))))
 
 
-def make_patch(s: Sample, size: int, rng: random.Random) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Random scaled crop -> (uint8 HxWx3, boxes px, heat_cls, subtype)."""
+Patch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def make_patch(s: Sample, size: int, rng: random.Random) -> Patch:
+    """Random scaled crop -> (uint8 HxWx3, boxes px, heat_cls, subtype, ignore boxes, ignore cls).
+
+    Objects cut by the patch border to < 45% of their area become ignore regions (neither
+    positive nor negative), so the heatmap is never taught to stay silent on insect parts.
+    """
     assert s.image is not None
-    scale = sample_scale(s, rng)
-    rel = scale / s.scale  # cached-image px -> patch px
     iw, ih = s.image.size
-    src = size / rel  # patch extent in cached px
     boxes = s.boxes * s.scale  # cached px
-    if len(boxes) and rng.random() < 0.7:
+    whole = s.source != HIVE and rng.random() < 0.4
+    if whole:
+        # Whole photo / crop letterboxed into the patch, as the engine sees it: teaches the
+        # largest (frame-filling) insects.
+        rel = size * rng.uniform(0.6, 1.0) / max(iw, ih)
+    else:
+        rel = sample_scale(s, rng) / s.scale  # cached-image px -> patch px
+    src = size / rel  # patch extent in cached px
+    if whole:
+        x0, y0 = -rng.uniform(0, src - iw), -rng.uniform(0, src - ih)
+    elif len(boxes) and rng.random() < 0.7:
         # Centre the patch near a random object so most patches carry positives.
         b = boxes[rng.randrange(len(boxes))]
         cx = (b[0] + b[2]) / 2 + rng.uniform(-0.4, 0.4) * src
@@ -208,15 +222,17 @@ def make_patch(s: Sample, size: int, rng: random.Random) -> tuple[np.ndarray, np
     area = np.maximum(pb[:, 2] - pb[:, 0], 1e-3) * np.maximum(pb[:, 3] - pb[:, 1], 1e-3)
     vis = (clipped[:, 2] - clipped[:, 0]).clip(0) * (clipped[:, 3] - clipped[:, 1]).clip(0) / area
     keep = vis >= 0.45
-    a, b = _geometric(np.asarray(im), clipped[keep], rng)
-    return a, b, s.heat_cls[keep], s.subtype[keep]
+    ign = (vis > 0.02) & ~keep
+    a, b = _geometric(np.asarray(im), np.concatenate([clipped[keep], clipped[ign]]), rng)
+    n = int(keep.sum())
+    return a, b[:n], s.heat_cls[keep], s.subtype[keep], b[n:], s.heat_cls[ign]
 
 
 # ---------------------------------------------------------------- targets
 
 
 def encode(boxes: np.ndarray, heat_cls: np.ndarray, subtype: np.ndarray, sub_mask: tuple[bool, bool, bool],
-           size: int) -> dict[str, np.ndarray]:
+           size: int, ign_boxes: np.ndarray | None = None, ign_cls: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """CenterNet targets on the stride-4 grid.
 
     Box regression (offset to centre, log size) and subtype are supervised on the cells within
@@ -230,6 +246,12 @@ def encode(boxes: np.ndarray, heat_cls: np.ndarray, subtype: np.ndarray, sub_mas
     owner = np.zeros((g, g), np.float32)
     sub = np.full((g, g), -1, np.int64)
     ys, xs = np.mgrid[0:g, 0:g].astype(np.float32) + 0.5
+    ignore = np.zeros((2, g, g), np.float32)
+    if ign_boxes is not None and ign_cls is not None:
+        for b, c in zip(ign_boxes, ign_cls):
+            x1, y1 = int(b[0] // STRIDE), int(b[1] // STRIDE)
+            x2, y2 = int(np.ceil(b[2] / STRIDE)), int(np.ceil(b[3] / STRIDE))
+            ignore[c, y1:y2, x1:x2] = 1.0
     for b, c, st in zip(boxes, heat_cls, subtype):
         w, h = (b[2] - b[0]) / STRIDE, (b[3] - b[1]) / STRIDE
         if w < 0.5 or h < 0.5:
@@ -250,7 +272,8 @@ def encode(boxes: np.ndarray, heat_cls: np.ndarray, subtype: np.ndarray, sub_mas
         reg[3][m] = np.log(h)
         reg_w[m] = gauss[m]
         sub[m] = st if c == 0 else -1
-    return {"heat": heat, "reg": reg, "reg_w": reg_w, "sub": sub,
+    ignore[heat > 0] = 0.0  # a visible object inside an ignore box stays supervised
+    return {"heat": heat, "ignore": ignore, "reg": reg, "reg_w": reg_w, "sub": sub,
             "sub_mask": np.array(sub_mask, np.bool_)}
 
 
@@ -274,7 +297,7 @@ class PatchDataset:
         keys = list(self.sources)
         src = rng.choices(keys, [self.weights[k] for k in keys])[0]
         s = rng.choice(self.sources[src])
-        a, b, hc, st = make_patch(s, self.size, rng)
-        t = encode(b, hc, st, s.sub_mask, self.size)
+        a, b, hc, st, ib, ic = make_patch(s, self.size, rng)
+        t = encode(b, hc, st, s.sub_mask, self.size, ib, ic)
         t["image"] = a.transpose(2, 0, 1).copy()  # uint8 CHW; normalised on the training side
         return t

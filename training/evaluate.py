@@ -6,6 +6,7 @@ padded to a multiple of 32.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Union
 
 import numpy as np
 import torch
@@ -74,13 +75,31 @@ class Pred:
     cls: np.ndarray  # index into CLASSES
 
 
-@torch.no_grad()
-def predict(net: torch.nn.Module, s: Sample) -> tuple[Pred, float]:
+# An inference function maps an NCHW float32 batch of one image to `detections` [1, 4+C, N].
+Infer = Callable[[np.ndarray], np.ndarray]
+
+
+def torch_infer(net: torch.nn.Module) -> Infer:
+    @torch.no_grad()
+    def run(x: np.ndarray) -> np.ndarray:
+        return decode(net(torch.from_numpy(x))).numpy()
+    return run
+
+
+def onnx_infer(path: str) -> Infer:
+    import onnxruntime as ort
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 2
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    return lambda x: sess.run(None, {"images": x})[0]
+
+
+def predict(infer: Infer, s: Sample) -> tuple[Pred, float]:
     im = s.image if s.image is not None else load_image(s.path, 1.0)
     # cached hive frames are at half res; letterbox from the original geometry
     a, r = letterbox(im)
-    x = torch.from_numpy(a.copy()).permute(2, 0, 1)[None].float() / 255.0
-    det = decode(net(x))[0].numpy()
+    x = np.ascontiguousarray(a.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+    det = infer(x)[0]
     b, sc, cls = postprocess(det)
     ratio = r * s.scale if s.source == HIVE else r  # original px -> input px
     return Pred(b / ratio, sc, cls), ratio
@@ -121,8 +140,27 @@ def ap50(preds: list[tuple[np.ndarray, np.ndarray]], gts: list[np.ndarray]) -> t
     return float(((mrec[idx + 1] - mrec[idx]) * mpre[idx + 1]).sum()), s, tp, n_gt
 
 
-def evaluate(net: torch.nn.Module, hive_val: list[Sample], bh_val: list[Sample], crop_val: list[Sample]) -> dict[str, float]:
-    net.eval()
+def best_f1(s: np.ndarray, tp: np.ndarray, n_gt: int) -> tuple[float, float]:
+    """(F1, threshold) maximising F1 over score thresholds 0.1..0.9."""
+    f1_best, t_best = 0.0, 0.35
+    for t in np.arange(0.1, 0.9, 0.025):
+        m = s >= t
+        ntp = tp[m].sum()
+        prec = ntp / max(m.sum(), 1)
+        rec = ntp / max(n_gt, 1)
+        f1 = 2 * prec * rec / max(prec + rec, 1e-9)
+        if f1 > f1_best:
+            f1_best, t_best = float(f1), float(t)
+    return f1_best, t_best
+
+
+def evaluate(model: Union[torch.nn.Module, Infer], hive_val: list[Sample], bh_val: list[Sample],
+             crop_val: list[Sample]) -> dict[str, float]:
+    if isinstance(model, torch.nn.Module):
+        model.eval()
+        net = torch_infer(model)
+    else:
+        net = model
     res: dict[str, float] = {}
     pooled: list[tuple[np.ndarray, np.ndarray, int]] = []
     # --- hive-entrance: per-subtype classes
@@ -133,6 +171,7 @@ def evaluate(net: torch.nn.Module, hive_val: list[Sample], bh_val: list[Sample],
         ap, sc, tp, n = ap50(preds, gts)
         res[f"hive_ap50_{name}"] = ap
         pooled.append((sc, tp, n))
+        res[f"f1_threshold_{name}"] = best_f1(sc, tp, n)[1]
     preds = [(p.boxes[p.cls < 3], p.scores[p.cls < 3]) for p in hp]
     res["hive_ap50_honeybee"] = ap50(preds, [s.boxes for s in hive_val])[0]
     # --- bees-hornets: honeybee (unknown subtype) and hornet
@@ -144,20 +183,14 @@ def evaluate(net: torch.nn.Module, hive_val: list[Sample], bh_val: list[Sample],
         ap, sc, tp, n = ap50(preds, gts)
         res[f"bh_ap50_{name}"] = ap
         pooled.append((sc, tp, n))
+        if name == "hornet":
+            res["f1_threshold_hornet"] = best_f1(sc, tp, n)[1]
     # --- best-F1 threshold over the pooled class-aware matches
-    s = np.concatenate([p[0] for p in pooled])
-    tp = np.concatenate([p[1] for p in pooled])
+    all_s = np.concatenate([p[0] for p in pooled])
+    all_tp = np.concatenate([p[1] for p in pooled])
     n_gt = sum(p[2] for p in pooled)
-    best_f1, best_t = 0.0, 0.35
-    for t in np.arange(0.1, 0.9, 0.025):
-        m = s >= t
-        ntp = tp[m].sum()
-        prec = ntp / max(m.sum(), 1)
-        rec = ntp / max(n_gt, 1)
-        f1 = 2 * prec * rec / max(prec + rec, 1e-9)
-        if f1 > best_f1:
-            best_f1, best_t = float(f1), float(t)
-    res["best_f1"] = best_f1
+    f1, best_t = best_f1(all_s, all_tp, n_gt)
+    res["best_f1"] = f1
     res["score_threshold"] = best_t
     # --- count error on hive val at that threshold (honeybee classes)
     pc = np.array([int(((p.cls < 3) & (p.scores >= best_t)).sum()) for p in hp])

@@ -1,6 +1,6 @@
 """Export a checkpoint to ONNX (decoding baked in) and write the model card.
 
-    python -m training.export --checkpoint training/checkpoints/last.pt --out models/
+    python -m training.export --checkpoint training/checkpoints/main-best.pt --out models/ [--data ../shared/datasets]
 """
 from __future__ import annotations
 
@@ -86,6 +86,9 @@ def bench(path: Path, h: int = 544, w: int = 960, n: int = 30) -> float:
 def write_card(out: Path, ckpt: dict[str, Any], ms: float) -> None:
     val = ckpt.get("val", {})
     thr = float(val.get("score_threshold", 0.35))
+    # Per-class thresholds only where that class's own best-F1 point is clearly elsewhere.
+    per_class = {c: round(float(val[f"f1_threshold_{c}"]), 3) for c in CLASSES
+                 if f"f1_threshold_{c}" in val and abs(float(val[f"f1_threshold_{c}"]) - thr) > 0.05}
     card = {
         "name": NAME,
         "version": ckpt.get("version", "0.1.0"),
@@ -94,7 +97,7 @@ def write_card(out: Path, ckpt: dict[str, Any], ms: float) -> None:
         "input": {"name": "images", "width": 960, "height": 544, "dynamic": True, "stride": 32, "channels": "RGB"},
         "normalization": {"scale": 1 / 255, "mean": [0, 0, 0], "std": [1, 1, 1]},
         "output": {"name": "detections", "format": "yolo"},
-        "thresholds": {"score": round(thr, 3), "nms_iou": 0.5},
+        "thresholds": {"score": round(thr, 3), "nms_iou": 0.5, **({"per_class": per_class} if per_class else {})},
         "metrics": {"training_val": {k: (round(v, 4) if isinstance(v, float) else v) for k, v in val.items()}},
         "training": {
             "sources": SOURCES,
@@ -124,13 +127,24 @@ def write_card(out: Path, ckpt: dict[str, Any], ms: float) -> None:
     (out / f"{NAME}.card.json").write_text(json.dumps(card, indent=2) + "\n")
 
 
-def export_checkpoint(ckpt_path: Path, out: Path) -> dict[str, Any]:
+def evaluate_onnx(onnx_path: Path, data: Path) -> dict[str, float]:
+    """Validation metrics of the exported file itself (what the engine will run)."""
+    from .data import crop_split, hive_split, load_bh, load_crops, load_hive
+    from .evaluate import evaluate, onnx_infer
+    hive_val = load_hive(data, hive_split(data)[1])
+    return evaluate(onnx_infer(str(onnx_path)), hive_val, load_bh(data, "valid"), load_crops(crop_split(data)[1]))
+
+
+def export_checkpoint(ckpt_path: Path, out: Path, data: Path | None = None) -> dict[str, Any]:
     ckpt = torch.load(ckpt_path, map_location="cpu", weights_only=False)
     net = Detector()
     net.load_state_dict(ckpt["model"])
     out.mkdir(parents=True, exist_ok=True)
     onnx_path = out / f"{NAME}.onnx"
     export_onnx(net, onnx_path)
+    if data is not None and data.exists():
+        ckpt["val"] = evaluate_onnx(onnx_path, data)
+        print("onnx val: " + " ".join(f"{k}={v:.4f}" for k, v in ckpt["val"].items()))
     ms = bench(onnx_path)
     write_card(out, ckpt, ms)
     print(f"exported {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB), {ms:.1f} ms @960x544 2 threads")
@@ -141,8 +155,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", type=Path, default=Path("training/checkpoints/best.pt"))
     ap.add_argument("--out", type=Path, default=Path("models"))
+    ap.add_argument("--data", type=Path, default=None,
+                    help="re-run validation on the exported ONNX (thresholds and metrics in the card come from it)")
     a = ap.parse_args()
-    export_checkpoint(a.checkpoint, a.out)
+    export_checkpoint(a.checkpoint, a.out, a.data)
 
 
 if __name__ == "__main__":

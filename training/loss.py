@@ -8,10 +8,10 @@ import torch.nn.functional as F
 from .model import NUM_HEAT, NUM_SUB
 
 
-def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+def focal_loss(logits: torch.Tensor, target: torch.Tensor, ignore: torch.Tensor) -> torch.Tensor:
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
     pos = target.eq(1).float()
-    neg = 1 - pos
+    neg = (1 - pos) * (1 - ignore)
     pos_loss = torch.log(p) * (1 - p) ** 2 * pos
     neg_loss = torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg
     n = pos.sum().clamp(min=1)
@@ -19,7 +19,7 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 def detection_loss(raw: torch.Tensor, t: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    heat = focal_loss(raw[:, :NUM_HEAT], t["heat"])
+    heat = focal_loss(raw[:, :NUM_HEAT], t["heat"], t["ignore"])
     w = t["reg_w"]
     wsum = w.sum().clamp(min=1)
     pred_reg = raw[:, NUM_HEAT + NUM_SUB:]

@@ -68,6 +68,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="wall-clock budget (train+val minutes): the cosine LR follows whichever of step "
                          "progress and time progress is further, and training stops when either completes; "
                          "0 = pure step schedule (fully reproducible)")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="warm start: load only the weights of this checkpoint (fresh optimizer and schedule)")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="one tiny epoch on a few images, then export to training/runs/smoke-export/")
     a = ap.parse_args(argv)
@@ -129,8 +131,13 @@ def main(argv: list[str] | None = None) -> None:
         start_epoch, best, train_time = ck["epoch"] + 1, ck.get("best", -1.0), ck.get("train_time_s", 0.0)
         wall = ck.get("wall_s", train_time)
         print(f"resumed from {last_path} at epoch {start_epoch}", flush=True)
-    elif log_path.exists():
-        log_path.unlink()
+    else:
+        if log_path.exists():
+            log_path.unlink()
+        if a.init is not None:
+            init = torch.load(a.init, map_location="cpu", weights_only=False)
+            net.load_state_dict(init["model"])
+            print(f"warm start from {a.init} ({init.get('command', '')}, epoch {init.get('epoch')})", flush=True)
 
     for epoch in range(start_epoch, a.epochs):
         ds.epoch = epoch
@@ -186,7 +193,7 @@ def main(argv: list[str] | None = None) -> None:
             break
 
     # The smoke export goes to an ignored folder so CI never replaces the shipped model.
-    export_checkpoint(best_path, RUNS_DIR / "smoke-export" if a.smoke else a.out)
+    export_checkpoint(best_path, RUNS_DIR / "smoke-export" if a.smoke else a.out, None if a.smoke else a.data)
 
 
 if __name__ == "__main__":
