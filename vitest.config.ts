@@ -9,7 +9,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['engine/**/*.test.ts', 'server/**/*.test.ts', 'console/**/*.test.{ts,tsx}', 'bin/**/*.test.ts'],
+          include: [
+            'engine/**/*.test.ts',
+            'server/**/*.test.ts',
+            'console/**/*.test.{ts,tsx}',
+            'bin/**/*.test.ts',
+          ],
         },
       },
       {
