@@ -3,7 +3,10 @@ validation split, so `hivesight eval` can be pointed at it without copying any d
 
     python -m training.make_eval_view --data ../shared/datasets --out tmp/eval/hive-entrance-val
 
-classes.txt uses the product names for the hive-entrance label ids (0 bee, 1 pollen, 2 drone).
+classes.txt carries the dataset's own label names (Worker-Bee-No-Pollen, Worker-Bee-Pollen,
+Drone-Bee), which `hivesight eval` maps to bee / pollen / drone. (Writing the product names
+"bee, pollen, drone" was wrong: eval reads a label "bee" as the generic honeybee of Roboflow
+sets, merges the rows and reports no pollen or drone AP.)
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from pathlib import Path
 from .data import HIVE, hive_split
 
 HERE = Path(__file__).resolve().parent
-PRODUCT_CLASSES = ["bee", "pollen", "drone"]  # hive-entrance ids 0, 1, 2
+LABEL_NAMES = ["Worker-Bee-No-Pollen", "Worker-Bee-Pollen", "Drone-Bee"]  # hive-entrance ids 0, 1, 2
 
 
 def build(data: Path, out: Path, split_file: Path | None) -> int:
@@ -31,7 +34,9 @@ def build(data: Path, out: Path, split_file: Path | None) -> int:
             if link.is_symlink() or link.exists():
                 link.unlink()
             os.symlink(target, link)
-    (out / "classes.txt").write_text("\n".join(PRODUCT_CLASSES) + "\n")
+    names_file = src / "classes.txt"
+    labels = names_file.read_text().split() if names_file.exists() else LABEL_NAMES
+    (out / "classes.txt").write_text("\n".join(labels) + "\n")
     return len(names)
 
 
