@@ -1,5 +1,9 @@
-"""Build a YOLO folder of symlinks (images/, labels/, classes.txt) for the hive-entrance
+"""Build a YOLO folder of links (images/, labels/, classes.txt) for the hive-entrance
 validation split, so `hivesight eval` can be pointed at it without copying any data.
+
+Hard links when the view is on the datasets' filesystem, symlinks otherwise (--symlink forces
+them). `hivesight eval` lists images with Dirent.isFile(), which is false for a symlink, so a
+symlinked view reads as "images holds no .jpg or .png files" (engine/eval/datasets.ts).
 
     python -m training.make_eval_view --data ../shared/datasets --out tmp/eval/hive-entrance-val
 
@@ -20,7 +24,17 @@ HERE = Path(__file__).resolve().parent
 LABEL_NAMES = ["Worker-Bee-No-Pollen", "Worker-Bee-Pollen", "Drone-Bee"]  # hive-entrance ids 0, 1, 2
 
 
-def build(data: Path, out: Path, split_file: Path | None) -> int:
+def link(target: Path, path: Path, symlink: bool) -> None:
+    if not symlink:
+        try:
+            os.link(target, path)
+            return
+        except OSError:
+            pass  # other filesystem (EXDEV) or no permission: fall back to a symlink
+    os.symlink(target, path)
+
+
+def build(data: Path, out: Path, split_file: Path | None, symlink: bool = False) -> int:
     names = split_file.read_text().split() if split_file and split_file.exists() else hive_split(data)[1]
     src = (data / HIVE).resolve()
     for sub in ("images", "labels"):
@@ -28,12 +42,12 @@ def build(data: Path, out: Path, split_file: Path | None) -> int:
     for n in names:
         pairs = ((src / "images" / n, out / "images" / n),
                  (src / "labels" / (Path(n).stem + ".txt"), out / "labels" / (Path(n).stem + ".txt")))
-        for target, link in pairs:
+        for target, path in pairs:
             if not target.exists():
                 continue
-            if link.is_symlink() or link.exists():
-                link.unlink()
-            os.symlink(target, link)
+            if path.is_symlink() or path.exists():
+                path.unlink()
+            link(target, path, symlink)
     names_file = src / "classes.txt"
     labels = names_file.read_text().split() if names_file.exists() else LABEL_NAMES
     (out / "classes.txt").write_text("\n".join(labels) + "\n")
@@ -45,8 +59,9 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=Path("../shared/datasets"))
     ap.add_argument("--out", type=Path, default=Path("tmp/eval/hive-entrance-val"))
     ap.add_argument("--split", type=Path, default=HERE / "splits" / "hive-entrance-val.txt")
+    ap.add_argument("--symlink", action="store_true", help="symlinks even where hard links work")
     a = ap.parse_args()
-    n = build(a.data, a.out, a.split)
+    n = build(a.data, a.out, a.split, a.symlink)
     print(f"{n} validation frames linked under {a.out}")
 
 
