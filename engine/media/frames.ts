@@ -130,6 +130,8 @@ export async function* readFrames(
       }
       if (failure) break;
     }
+    // Output still buffered in the pipe holds 'close' back: drop it when we are not reading on.
+    if (failure) child.stdout.destroy();
     const code = await exited;
     if (failure) throw failure;
     if (isProtocolRefusal(stderr)) {

@@ -191,7 +191,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
       await p.getByRole('img', { name: /Annotated preview/ }).waitFor();
       await screenshot(p, 'file-detail-picture');
       const download = p.waitForEvent('download');
-      await p.getByRole('link', { name: 'Download CSV report' }).click();
+      await p.getByRole('button', { name: 'Download CSV report' }).click();
       const csv = fs.readFileSync(await (await download).path(), 'utf8');
       expect(csv.split('\n')[0]).toMatch(/^frame,time_s,bees,pollen_bees,drones/);
     }
