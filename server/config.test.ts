@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       jobLeaseSeconds: 300,
       jobMaxAttempts: 3,
       maxVideoSeconds: 600,
+      mediaTimeoutSeconds: 120,
       trustProxy: false,
     });
     expect(Object.isFrozen(c)).toBe(true);
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
       HIVESIGHT_FPS: '2.5',
       WORKER_CONCURRENCY: '0',
       TRUST_PROXY: 'yes',
+      MEDIA_TIMEOUT_SECONDS: '30',
     });
     expect(c.port).toBe(9000);
     expect(c.dataDir).toBe('/srv/hs');
@@ -62,6 +64,7 @@ describe('loadConfig', () => {
     expect(c.workerConcurrency).toBe(0);
     expect(c.trustProxy).toBe(true);
     expect(c.model).toBe('models/x.json');
+    expect(c.mediaTimeoutSeconds).toBe(30);
   });
 
   it('fails once, naming every bad key', () => {

@@ -33,6 +33,8 @@ export interface Config {
   readonly jobLeaseSeconds: number;
   readonly jobMaxAttempts: number;
   readonly maxVideoSeconds: number;
+  /** Longest one ffprobe run or one decode may wait on the tool before it is killed (seconds). */
+  readonly mediaTimeoutSeconds: number;
   /** Trust X-Forwarded-* (client IP for rate limits) when behind a reverse proxy. */
   readonly trustProxy: boolean;
   /** Sliding-window rate limits for sign-in and forgot-password. */
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseSeconds: int('JOB_LEASE_SECONDS', 300, 1),
     jobMaxAttempts: int('JOB_MAX_ATTEMPTS', 3, 1, 100),
     maxVideoSeconds: int('MAX_VIDEO_SECONDS', 600, 1),
+    mediaTimeoutSeconds: int('MEDIA_TIMEOUT_SECONDS', 120, 1),
     trustProxy: bool('TRUST_PROXY', false),
     rateLimitWindowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 900, 1),
     rateLimitMaxPerEmail: int('RATE_LIMIT_MAX_PER_EMAIL', 10, 1),

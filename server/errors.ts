@@ -62,7 +62,19 @@ export class RateLimited extends HttpError {
 }
 export class ServiceUnavailable extends HttpError {
   readonly code = 'SERVICE_UNAVAILABLE';
-  constructor(message = 'The service is temporarily unavailable. Please try again shortly.') {
+  constructor(
+    message = 'The service is temporarily unavailable. Please try again shortly.',
+    readonly retryAfterSeconds = 5,
+  ) {
+    super(message);
+  }
+}
+/** 507: the server's disk (or database) is full; nothing of the request was kept. */
+export class InsufficientStorage extends HttpError {
+  readonly code = 'INSUFFICIENT_STORAGE';
+  constructor(
+    message = 'Insufficient storage: the server has no room for this file right now. Please try again later.',
+  ) {
     super(message);
   }
 }

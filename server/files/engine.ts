@@ -26,7 +26,10 @@ export function engineFor(app: { config: Config }): Promise<FileEngine> {
       createEngine({
         modelPath: config.model ?? undefined,
         sampleFps: config.fps,
-        limits: { maxDurationS: config.maxVideoSeconds },
+        limits: {
+          maxDurationS: config.maxVideoSeconds,
+          timeoutMs: config.mediaTimeoutSeconds * 1000,
+        },
       }),
     );
     // A failed start (model missing) must not stick: the next call tries again.

@@ -44,6 +44,13 @@ describe('error middleware', () => {
       503,
     ],
     [Object.assign(new Error('pool'), { name: 'KnexTimeoutError' }), 503],
+    [Object.assign(new Error('SQLITE_BUSY: database is locked'), { code: 'SQLITE_BUSY' }), 503],
+    [new Error('Connection terminated unexpectedly'), 503],
+    [Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }), 507],
+    [
+      Object.assign(new Error('SQLITE_FULL: database or disk is full'), { code: 'SQLITE_FULL' }),
+      507,
+    ],
     [new Error('boom'), 500],
   ])('maps %s to %i', (err, status) => {
     expect(classify(err).status).toBe(status);
@@ -88,5 +95,37 @@ describe('error middleware', () => {
     );
     expect(ctx.status).toBe(429);
     expect(ctx.headers['Retry-After']).toBe('42');
+  });
+
+  it('answers 503 with Retry-After and no internals when the database is down', async () => {
+    const logger = recordingLogger();
+    const ctx = fakeCtx();
+    await errorMiddleware(logger)(ctx, () =>
+      Promise.reject(
+        Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:5432'), { code: 'ECONNREFUSED' }),
+      ),
+    );
+    expect(ctx.status).toBe(503);
+    expect(ctx.headers['Retry-After']).toBe('5');
+    expect((ctx.body as { error: { code: string } }).error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(JSON.stringify(ctx.body)).not.toMatch(/ECONNREFUSED|10\.0\.0\.7|5432/);
+    expect(logger.errors).toHaveLength(1);
+  });
+
+  it('answers 507 "Insufficient storage" on a full disk and closes the connection', async () => {
+    const ctx = fakeCtx();
+    await errorMiddleware(recordingLogger())(ctx, () =>
+      Promise.reject(
+        Object.assign(new Error("ENOSPC: no space left on device, write '/srv/x'"), {
+          code: 'ENOSPC',
+        }),
+      ),
+    );
+    expect(ctx.status).toBe(507);
+    expect(ctx.headers.Connection).toBe('close');
+    const body = ctx.body as { error: { code: string }; message: string };
+    expect(body.error.code).toBe('INSUFFICIENT_STORAGE');
+    expect(body.message).toMatch(/^Insufficient storage/);
+    expect(JSON.stringify(ctx.body)).not.toContain('/srv/x');
   });
 });

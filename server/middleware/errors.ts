@@ -23,6 +23,7 @@ import {
 import {
   Conflict,
   Forbidden,
+  InsufficientStorage,
   NotFound,
   PayloadTooLarge,
   RateLimited,
@@ -46,6 +47,7 @@ const STATUS_TABLE: Array<[ErrorClass, number]> = [
   [UnsupportedMediaType, 415],
   [RateLimited, 429],
   [ServiceUnavailable, 503],
+  [InsufficientStorage, 507],
   [UnsupportedMediaError, 415],
   [UnsafeMediaError, 415],
   [CorruptMediaError, 422],
@@ -67,9 +69,37 @@ const DB_UNAVAILABLE_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '08000', // connection_exception
+  '08001', // sqlclient_unable_to_establish_sqlconnection
+  '08003', // connection_does_not_exist
+  '08006', // connection_failure
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
 ]);
+
+/** node-postgres reports a dropped or unusable connection without a code. */
+const DB_UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect/i;
+
+/** A full disk (file writes) or a full database file: 507, nothing kept. */
+const STORAGE_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+
+/** Seconds a client is told to wait after a 503 for an unavailable database. */
+export const DB_RETRY_AFTER_SECONDS = 5;
+
+/** True for errors meaning the database cannot be reached or is locked right now. */
+export function isDbUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  return (
+    err.name === 'KnexTimeoutError' ||
+    (typeof code === 'string' && DB_UNAVAILABLE_CODES.has(code)) ||
+    DB_UNAVAILABLE_MESSAGES.test(err.message)
+  );
+}
 
 export interface ErrorBody {
   error: { code: string; message: string; fields?: Record<string, string> };
@@ -81,26 +111,36 @@ export function classify(err: unknown): {
   code: string;
   message: string;
   expected: boolean;
+  retryAfterSeconds?: number;
 } {
   if (err instanceof Error) {
     for (const [cls, status] of STATUS_TABLE) {
       if (err instanceof cls) {
         const code = (err as { code?: unknown }).code;
+        const retry = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
         return {
           status,
           code: typeof code === 'string' ? code : err.name,
           message: err.message,
           expected: true,
+          ...(typeof retry === 'number' && retry > 0 ? { retryAfterSeconds: retry } : {}),
         };
       }
     }
     const code = (err as { code?: unknown }).code;
-    if (
-      err.name === 'KnexTimeoutError' ||
-      (typeof code === 'string' && DB_UNAVAILABLE_CODES.has(code))
-    ) {
+    if (isDbUnavailable(err)) {
       const e = new ServiceUnavailable();
-      return { status: 503, code: e.code, message: e.message, expected: false };
+      return {
+        status: 503,
+        code: e.code,
+        message: e.message,
+        expected: false,
+        retryAfterSeconds: DB_RETRY_AFTER_SECONDS,
+      };
+    }
+    if (typeof code === 'string' && STORAGE_FULL_CODES.has(code)) {
+      const e = new InsufficientStorage();
+      return { status: 507, code: e.code, message: e.message, expected: false };
     }
     // Errors from other Koa middleware (http-errors) carry `status` and `expose`.
     const { status, expose } = err as { status?: unknown; expose?: unknown };
@@ -126,7 +166,7 @@ export function errorMiddleware(logger: Logger): Middleware {
     try {
       await next();
     } catch (err) {
-      const { status, code, message, expected } = classify(err);
+      const { status, code, message, expected, retryAfterSeconds } = classify(err);
       if (!expected) {
         logger.error('request failed', {
           method: ctx.method,
@@ -138,8 +178,9 @@ export function errorMiddleware(logger: Logger): Middleware {
       const body: ErrorBody = { error: { code, message }, message };
       if (err instanceof ValidationError && Object.keys(err.fields).length > 0)
         body.error.fields = err.fields;
-      if (err instanceof RateLimited && err.retryAfterSeconds)
-        ctx.set('Retry-After', String(err.retryAfterSeconds));
+      if (retryAfterSeconds) ctx.set('Retry-After', String(retryAfterSeconds));
+      // A failed upload may leave part of its body unread: do not keep the connection.
+      if (status === 507) ctx.set('Connection', 'close');
       ctx.status = status;
       ctx.body = body;
     }

@@ -201,6 +201,19 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
     }
   }
 
+  /**
+   * Database outages must not end a loop: every failure is logged and the loop waits, doubling
+   * the wait (up to 30 s) while failures repeat, then carries on. A job whose results could not
+   * be written keeps its lease and is picked up again once the lease runs out.
+   */
+  let failures = 0;
+  const backOff = async (what: string, err: unknown): Promise<void> => {
+    failures += 1;
+    const waitMs = Math.min(30_000, pollMs * 2 ** Math.min(failures - 1, 5));
+    logger.error(what, { error: String(err), retryInMs: waitMs, failures });
+    await sleep(waitMs);
+  };
+
   async function loop(slot: number): Promise<void> {
     while (!stopping) {
       let engine: FileEngine;
@@ -217,13 +230,21 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
         if (slot === 0) await failExhaustedJobs(db, clock.now());
         job = await claimJob(db, { workerId, now: clock.now(), leaseMs });
       } catch (err) {
-        logger.error('claiming a job failed', { error: String(err) });
+        await backOff('claiming a job failed; the worker waits and tries again', err);
+        continue;
       }
+      failures = 0;
       if (!job) {
         await sleep(pollMs);
         continue;
       }
-      await runJob(engine, job);
+      try {
+        await runJob(engine, job);
+      } catch (err) {
+        // Recording the outcome failed (database unavailable): the lease will run out and the
+        // job be claimed again.
+        await backOff('recording a job failed; the job is retried after its lease', err);
+      }
     }
   }
 
