@@ -17,6 +17,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import type { Clock } from '../../server/clock.ts';
 import { createDb } from '../../server/db.ts';
+import type { Logger } from '../../server/logger.ts';
 import { silentLogger } from '../../server/logger.ts';
 import type { Mailer } from '../../server/mailer.ts';
 import type { RunningServer } from '../../server/server.ts';
@@ -69,6 +70,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   clock?: Clock;
   mailer?: Mailer;
+  /** Where the server logs (default silent); e.g. a capturing logger. */
+  logger?: Logger;
   /** Start the in-process worker (default false). */
   worker?: boolean;
   consoleDir?: string;
@@ -96,7 +99,7 @@ export async function startTestServer(
     db,
     clock: opts.clock,
     mailer: opts.mailer,
-    logger: silentLogger,
+    logger: opts.logger ?? silentLogger,
     worker: opts.worker ?? false,
     consoleDir: opts.consoleDir ?? path.join(dataDir, 'no-console'),
   });
