@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { assign, canSubmit, fileKey, groupFiles, keepPresent, processedOnly } from './grouping.ts';
+import {
+  allFilesSearch,
+  assign,
+  canSubmit,
+  fileKey,
+  groupFiles,
+  keepPresent,
+  processedOnly,
+} from './grouping.ts';
 import { toFileRecord } from './records.ts';
 
 const file = (id: number, status = 'PROCESSED') =>
@@ -31,5 +39,16 @@ describe('grouping', () => {
   it('keeps assignments across a refresh only for files still present', () => {
     const a = { 'id:1': 'group1', 'id:2': 'group2' } as const;
     expect(keepPresent(a, [file(2), file(5)])).toEqual({ 'id:2': 'group2' });
+  });
+});
+
+describe('allFilesSearch', () => {
+  it('spans every stored date up to two days ahead, without filters', () => {
+    expect(allFilesSearch(new Date('2026-11-23T23:30:00Z'))).toEqual({
+      start_date: '2000-01-01',
+      end_date: '2026-11-25',
+      file_description: '',
+      location: '',
+    });
   });
 });

@@ -47,3 +47,22 @@ export function canSubmit(files: FileRecord[], assignments: Assignments): boolea
   const { group1, group2 } = groupFiles(files, assignments);
   return group1.length > 0 && group2.length > 0;
 }
+
+/**
+ * The admin search body that lists every file: from long before the product existed to two days
+ * ahead (the end is exclusive, and two days cover any time zone), with no keyword or location.
+ */
+export function allFilesSearch(now: Date): {
+  start_date: string;
+  end_date: string;
+  file_description: string;
+  location: string;
+} {
+  const tomorrow = new Date(now.getTime() + 2 * 24 * 60 * 60 * 1000);
+  return {
+    start_date: '2000-01-01',
+    end_date: tomorrow.toISOString().slice(0, 10),
+    file_description: '',
+    location: '',
+  };
+}

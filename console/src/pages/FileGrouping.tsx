@@ -7,6 +7,7 @@ import { StatusBadge } from '../components/StatusBadge.tsx';
 import { ApiError, post } from '../lib/api.ts';
 import { formatDateTime, orDash } from '../lib/format.ts';
 import {
+  allFilesSearch,
   assign,
   canSubmit,
   fileKey,
@@ -69,7 +70,12 @@ export function FileGrouping() {
 
   const load = useCallback(() => {
     setLoading(true);
-    post('/api/get-uploaded-files-list/', { email_address: auth.email })
+    // Admins compare anyone's files (decisions.md 1): their list is the admin search over all
+    // dates; everyone else lists their own files.
+    const request = auth.isAdmin
+      ? post('/api/search-results-files', allFilesSearch(new Date()))
+      : post('/api/get-uploaded-files-list/', { email_address: auth.email });
+    request
       .then((body) => {
         if (!Array.isArray(body)) throw new Error('Unexpected response format');
         const processed = processedOnly(body.map(toFileRecord));
@@ -86,7 +92,7 @@ export function FileGrouping() {
         );
       })
       .finally(() => setLoading(false));
-  }, [auth.email]);
+  }, [auth.email, auth.isAdmin]);
 
   useEffect(() => load(), [load]);
 
@@ -211,6 +217,7 @@ export function FileGrouping() {
                 <tr>
                   <th scope="col">File Name</th>
                   <th scope="col">Location</th>
+                  {auth.isAdmin && <th scope="col">Owner</th>}
                   <th scope="col">Assign To</th>
                 </tr>
               </thead>
@@ -227,6 +234,7 @@ export function FileGrouping() {
                         </Tag>
                       </td>
                       <td data-label="Location">{orDash(f.location)}</td>
+                      {auth.isAdmin && <td data-label="Owner">{orDash(f.email)}</td>}
                       <td data-label="Assign To">
                         <HTMLSelect
                           value={value}
