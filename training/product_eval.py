@@ -1,0 +1,91 @@
+"""Run the product's own evaluation (`node bin/hivesight.mjs eval --json`) on the validation data
+and optionally write the numbers into a model card under `metrics.product_eval`.
+
+    python -m training.product_eval --card models/hivesight-detector.card.json [--data ../shared/datasets]
+                                    [--write] [--threads 1] [--out tmp/peval/NAME.json]
+
+Datasets: the hive-entrance validation split (hard-link view from make_eval_view),
+bees-hornets/valid, the whole pollen-crops folder (what tests/e2e/model-accuracy.test.ts gates;
+80% of it is training data) and a view of the held-out 20% of the crops.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from .make_eval_view import build, build_crops
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_eval(dataset: Path, card: Path, threads: int) -> dict[str, Any]:
+    cmd = ["node", str(ROOT / "bin/hivesight.mjs"), "eval", str(dataset), "--json", "--model", str(card)]
+    if threads > 0:
+        cmd += ["--threads", str(threads)]
+    t = time.time()
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if r.returncode != 0 or not r.stdout.strip():
+        raise SystemExit(f"eval failed on {dataset} (exit {r.returncode}):\n{r.stderr[-2000:]}")
+    rep = json.loads(r.stdout)
+    rep["_seconds"] = round(time.time() - t, 1)
+    return rep
+
+
+def summarise(rep: dict[str, Any]) -> dict[str, Any]:
+    def r4(v: Any) -> Any:
+        return round(v, 4) if isinstance(v, float) else v
+    out: dict[str, Any] = {"images": rep.get("images")}
+    if rep.get("kind") == "crops":
+        out["accuracy"] = r4(rep.get("accuracy"))
+    else:
+        out["count_error_pct"] = r4(rep.get("count_error_pct"))
+    out["classes"] = {c: {k: r4(v) for k, v in m.items()} for c, m in rep.get("classes", {}).items()}
+    if rep.get("notes"):
+        out["notes"] = rep["notes"]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--card", type=Path, default=Path("models/hivesight-detector.card.json"))
+    ap.add_argument("--data", type=Path, default=Path("../shared/datasets"))
+    ap.add_argument("--views", type=Path, default=Path("tmp/eval"))
+    ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--write", action="store_true", help="write metrics.product_eval into the card")
+    ap.add_argument("--out", type=Path, default=None, help="also save the raw reports here")
+    a = ap.parse_args()
+    hive_view, crop_view = a.views / "hive-entrance-val", a.views / "pollen-crops-val"
+    build(a.data, hive_view, None)
+    build_crops(a.data, crop_view)
+    sets = {
+        "hive_entrance_val": hive_view,
+        "bees_hornets_valid": a.data / "bees-hornets" / "valid",
+        "pollen_crops_all": a.data / "pollen-crops",
+        "pollen_crops_val": crop_view,
+    }
+    raw = {k: run_eval(v, a.card.resolve(), a.threads) for k, v in sets.items()}
+    for k, v in raw.items():
+        print(k, f"({v['_seconds']} s):", json.dumps(summarise(v)))
+    if a.out is not None:
+        a.out.parent.mkdir(parents=True, exist_ok=True)
+        a.out.write_text(json.dumps(raw, indent=2) + "\n")
+    if a.write:
+        card = json.loads(a.card.read_text())
+        pe: dict[str, Any] = {k: summarise(v) for k, v in raw.items()}
+        pe["command"] = ("node bin/hivesight.mjs eval DATASET --json (via python -m training.product_eval); "
+                         "AP50 at a 0.01 score floor, precision/recall/count error at the card's thresholds")
+        pe["note"] = ("pollen_crops_all is the whole folder the e2e test gates, 80% of it training crops; "
+                      "pollen_crops_val is the held-out 20% (last by id). A crop with no honeybee detection "
+                      "above the card threshold counts as wrong.")
+        pe["date"] = time.strftime("%Y-%m-%d", time.gmtime())
+        card.setdefault("metrics", {})["product_eval"] = pe
+        a.card.write_text(json.dumps(card, indent=2) + "\n")
+        print(f"wrote metrics.product_eval into {a.card}")
+
+
+if __name__ == "__main__":
+    main()
