@@ -29,6 +29,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Hostile input (issue 6): crafted files and requests through the real server, engine
+          // and CLI. One server per database; files run one at a time.
+          name: 'stress',
+          include: ['tests/stress/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 240_000,

@@ -49,6 +49,19 @@ const FORM_ERRORS: Record<string, string> = {
   MISSING_FIELD_NAME: 'A form field has no name.',
 };
 
+export const MALFORMED_FORM =
+  'The upload form is malformed or incomplete. Please choose the file again and retry.';
+
+/** A parse error of the multipart body itself (busboy's plain Errors), as opposed to a fault. */
+function isMalformedForm(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    err.constructor === Error &&
+    (err as { code?: unknown }).code === undefined &&
+    /form|part|boundary|multipart|content type|end of/i.test(err.message)
+  );
+}
+
 export function tooLargeMessage(limit: number): string {
   const size = sizeText(limit);
   return `This file exceeds the ${size} limit and cannot be processed. Please select a file smaller than ${size}.`;
@@ -94,6 +107,9 @@ async function receive(
     if (code === 'LIMIT_FILE_SIZE') throw new PayloadTooLarge(tooLargeMessage(maxBytes));
     if (typeof code === 'string' && code in FORM_ERRORS)
       throw new ValidationError(FORM_ERRORS[code] ?? 'Invalid upload form.');
+    // busboy reports a malformed body (no boundary, a bad part header, a body cut short) as a
+    // plain Error without a code; disk errors carry one (ENOSPC...) and stay server errors.
+    if (isMalformedForm(err)) throw new ValidationError(MALFORMED_FORM);
     throw err;
   }
   return (ctx.request as unknown as { file?: UploadedPart }).file;

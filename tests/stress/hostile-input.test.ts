@@ -1,0 +1,936 @@
+/**
+ * Issue 6, "Bad input": a corpus of crafted files and requests the project makes itself
+ * (tests/stress/hostile-corpus.ts over fixtures/), each run through the REAL server over HTTP
+ * (upload and the other routes), with the real engine and the in-process worker, on SQLite and
+ * PostgreSQL; the file corpus also goes through the real CLI. Every case asserts its outcome
+ * (status + error code, or how it was accepted). Afterwards: the server and the worker still
+ * work (a valid clip is processed), nothing partial is left in DATA_DIR or the database, no job
+ * is stuck, and the secret file's marker appears nowhere (responses, logs, mails, DATA_DIR,
+ * tables, CLI output) while the local URL the files point at was never requested.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock.ts';
+import { typed } from '../../server/files/access.ts';
+import type { TestClient, TestResponse, TestServer } from '../integration/server-helpers.ts';
+import {
+  DB_KINDS,
+  TEST_PASSWORD,
+  dbAvailable,
+  grant,
+  signIn,
+  signUp,
+  startTestServer,
+  uniqueEmail,
+} from '../integration/server-helpers.ts';
+import { engineAvailable, userWithLocations } from '../integration/files-helpers.ts';
+import type { Corpus, CorpusFile } from './hostile-corpus.ts';
+import { buildCorpus, makeCanary } from './hostile-corpus.ts';
+import type { CapturingLogger, CapturingMailer, MediaSnapshot } from './hostile-helpers.ts';
+import {
+  BOUNDARY,
+  capturingLogger,
+  capturingMailer,
+  dumpTables,
+  filesContaining,
+  mediaSnapshot,
+  multipartBody,
+  rawHttp,
+  rawJson,
+  waitFor,
+} from './hostile-helpers.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ENGINE = await engineAvailable();
+if (!ENGINE.ok) console.warn(`[hostile-input] engine unavailable (${ENGINE.why}): suite skipped`);
+
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-hostile-'));
+const canary = await makeCanary(workDir);
+const corpus: Corpus | null = ENGINE.ok ? await buildCorpus(workDir, canary) : null;
+const CORPUS: CorpusFile[] = corpus?.files ?? [];
+
+/** Every response body and header block the tests received, to search for the marker. */
+const seen: string[] = [];
+afterAll(async () => {
+  await canary.close();
+  fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+const SQL_HTML = [
+  `Robert'); DROP TABLE users;--`,
+  `" OR "1"="1`,
+  `1; DELETE FROM files WHERE 1=1; --`,
+  `<script>alert("x")</script>`,
+  `<img src=x onerror=alert(1)>`,
+  `%_\\' UNION SELECT password_hash FROM users --`,
+];
+const NASTY = SQL_HTML.join(' | ');
+
+interface ErrorBody {
+  error?: { code?: string; message?: string; fields?: Record<string, string> };
+  message?: string;
+  file?: { id: number; status: string; kind: string; record: string[] };
+}
+
+function remember(res: TestResponse): TestResponse {
+  seen.push([...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n'), res.text);
+  return res;
+}
+
+async function upload(
+  client: TestClient,
+  fields: Record<string, string>,
+  file?: { name: string; data: Buffer },
+  headers: Record<string, string> = {},
+): Promise<TestResponse> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  if (file) form.append('file_data', new Blob([new Uint8Array(file.data)]), file.name);
+  return remember(await client.request('POST', '/api/upload_docs/', { body: form, headers }));
+}
+
+/** An error answer in the server's one shape, with a readable message and no local path. */
+function expectError(res: TestResponse, status: number, code?: string): ErrorBody {
+  expect(res.status, res.text).toBe(status);
+  const body = res.json<ErrorBody>();
+  expect(body.error?.code).toBeTruthy();
+  if (code) expect(body.error?.code).toBe(code);
+  expect(body.message?.length ?? 0).toBeGreaterThan(5);
+  expect(body.message).not.toMatch(/\/tmp\/|hs-test-|hs-hostile-|node_modules|at .*\.ts:/);
+  return body;
+}
+
+describe.each(DB_KINDS)('hostile input on %s', (kind) => {
+  const run = dbAvailable(kind) && ENGINE.ok;
+  let server: TestServer;
+  let logger: CapturingLogger;
+  let mailer: CapturingMailer;
+  const clock = new ManualClock();
+  let user: { client: TestClient; email: string; id: number };
+  const fields = { file_description: 'Entrance, morning', location: 'Apiary North' };
+  let before: MediaSnapshot;
+
+  const count = async (table: string, where: Record<string, unknown> = {}) =>
+    Number(
+      (
+        await typed<Array<{ n: number | string }>>(
+          server.app.db(table).where(where).count({ n: '*' }),
+        )
+      )[0]?.n,
+    );
+  /** No new file in incoming/media/previews and no new files row since `since`. */
+  const expectNothingLeft = async (since: MediaSnapshot, rows: number) => {
+    // An aborted upload is cleaned up when its stream ends: give it a moment.
+    await waitFor(
+      () => (mediaSnapshot(server.dataDir).incoming.length === 0 ? true : undefined),
+      5000,
+      'incoming/ to be empty',
+    ).catch(() => undefined);
+    const now = mediaSnapshot(server.dataDir);
+    expect(now.incoming, 'incoming/').toEqual(since.incoming);
+    expect(now.media, 'media/').toEqual(since.media);
+    // The worker may finish an earlier video meanwhile: a new preview must belong to a row.
+    const previews = new Set(
+      (
+        await typed<Array<{ preview_name: string | null }>>(
+          server.app.db('files').select('preview_name'),
+        )
+      ).map((r) => r.preview_name),
+    );
+    const orphans = now.previews.filter((f) => !since.previews.includes(f) && !previews.has(f));
+    expect(orphans, 'previews/ without a row').toEqual([]);
+    expect(await count('files'), 'files rows').toBe(rows);
+  };
+
+  beforeAll(async () => {
+    if (!run) return;
+    logger = capturingLogger();
+    mailer = capturingMailer();
+    server = await startTestServer(kind, {
+      worker: true,
+      clock,
+      logger,
+      mailer,
+      env: { RATE_LIMIT_MAX_PER_IP: '1000', RATE_LIMIT_MAX_PER_EMAIL: '1000' },
+    });
+    user = await userWithLocations(server);
+    before = mediaSnapshot(server.dataDir);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  describe.skipIf(!run)('the file corpus through POST /api/upload_docs/', () => {
+    it.each(CORPUS.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const res = await upload(user.client, fields, {
+        name: c.uploadName,
+        data: fs.readFileSync(c.file),
+      });
+      if (c.expected.status !== 201) {
+        expectError(res, c.expected.status, c.expected.code);
+        await expectNothingLeft(snap, rows);
+        return;
+      }
+      expect(res.status, res.text).toBe(201);
+      const file = res.json<ErrorBody>().file;
+      expect(file?.kind).toBe(c.expected.kind);
+      expect(file?.status).toBe(c.expected.kind === 'image' ? 'PROCESSED' : 'QUEUED');
+      expect(file?.record[0]).toBe(c.uploadName);
+      const added = mediaSnapshot(server.dataDir).media.filter((f) => !snap.media.includes(f));
+      expect(added).toHaveLength(1);
+      // Stored under a generated name with the extension of what it IS, never the client's.
+      const ext =
+        c.expected.kind === 'image' ? /^[0-9a-f]{32}\.(jpg|png)$/ : /^[0-9a-f]{32}\.(mp4|avi)$/;
+      expect(added[0]).toMatch(ext);
+      expect(await count('files')).toBe(rows + 1);
+    });
+  });
+
+  describe.skipIf(!run)('requests that lie about their body', () => {
+    it('Content-Length larger than the body, then the client gives up: no answer needed, nothing kept', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const body = multipartBody([
+        { name: 'file_description', value: 'x' },
+        { name: 'location', value: 'Apiary North' },
+        { name: 'file_data', filename: 'a.png', data: fs.readFileSync(corpus!.validPng) },
+      ]);
+      const res = await rawHttp(
+        server.url,
+        [
+          'POST /api/upload_docs/ HTTP/1.1',
+          `Host: ${new URL(server.url).host}`,
+          `Cookie: ${user.client.cookieHeader}`,
+          `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
+          `Content-Length: ${body.length + 50_000}`,
+        ].join('\r\n'),
+        body,
+        { halfClose: true, timeoutMs: 8000 },
+      );
+      seen.push(res.raw);
+      // Whatever the answer (a 400 or a closed socket), never a success and never a 500.
+      expect(res.status === null || res.status === 400, res.raw).toBe(true);
+      await expectNothingLeft(snap, rows);
+    });
+
+    it('Content-Length smaller than the body: the cut form is refused with 400, nothing kept', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const body = multipartBody([
+        { name: 'file_description', value: 'x' },
+        { name: 'location', value: 'Apiary North' },
+        { name: 'file_data', filename: 'a.png', data: fs.readFileSync(corpus!.validPng) },
+      ]);
+      const res = await rawHttp(
+        server.url,
+        [
+          'POST /api/upload_docs/ HTTP/1.1',
+          `Host: ${new URL(server.url).host}`,
+          `Cookie: ${user.client.cookieHeader}`,
+          `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
+          `Content-Length: ${body.length - 600}`,
+        ].join('\r\n'),
+        body,
+        { timeoutMs: 8000 },
+      );
+      seen.push(res.raw);
+      // The app answers 400 for the cut form; Node may answer 400 first for the bytes that
+      // follow (they parse as a broken second request). Either way: 400, never a 500.
+      expect(res.status, res.raw).toBe(400);
+      expect(res.raw).not.toMatch(/HTTP\/1\.1 5\d\d/);
+      const code = rawJson(res).error?.code;
+      if (code !== undefined) expect(code).toBe('VALIDATION');
+      await expectNothingLeft(snap, rows);
+    });
+
+    it('a declared length far beyond the plan is refused (413) before the body is read', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const res = await rawHttp(
+        server.url,
+        [
+          'POST /api/upload_docs/ HTTP/1.1',
+          `Host: ${new URL(server.url).host}`,
+          `Cookie: ${user.client.cookieHeader}`,
+          `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
+          'Content-Length: 999999999999',
+        ].join('\r\n'),
+        Buffer.from(`--${BOUNDARY}\r\n`),
+        { timeoutMs: 8000 },
+      );
+      seen.push(res.raw);
+      expect(res.status, res.raw).toBe(413);
+      expect(rawJson(res).error?.code).toBe('PAYLOAD_TOO_LARGE');
+      await expectNothingLeft(snap, rows);
+    });
+  });
+
+  describe.skipIf(!run)('malformed multipart forms', () => {
+    const png = () => fs.readFileSync(corpus!.validPng);
+    const send = (
+      body: Uint8Array<ArrayBuffer>,
+      contentType = `multipart/form-data; boundary=${BOUNDARY}`,
+    ) =>
+      user.client
+        .request('POST', '/api/upload_docs/', { body, headers: { 'content-type': contentType } })
+        .then(remember);
+
+    it('a duplicated text field is refused (400)', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const res = await send(
+        multipartBody([
+          { name: 'file_description', value: 'one' },
+          { name: 'file_description', value: 'two' },
+          { name: 'location', value: 'Apiary North' },
+          { name: 'file_data', filename: 'a.png', data: png() },
+        ]),
+      );
+      expectError(res, 400, 'VALIDATION');
+      await expectNothingLeft(snap, rows);
+    });
+
+    it('an extra field (user_id) is refused (400)', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const res = await send(
+        multipartBody([
+          { name: 'file_description', value: 'one' },
+          { name: 'user_id', value: '1' },
+          { name: 'file_data', filename: 'a.png', data: png() },
+        ]),
+      );
+      expectError(res, 400, 'VALIDATION');
+      await expectNothingLeft(snap, rows);
+    });
+
+    it('two files, or the file under another field name, are refused (400)', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const two = await send(
+        multipartBody([
+          { name: 'file_description', value: 'one' },
+          { name: 'location', value: 'Apiary North' },
+          { name: 'file_data', filename: 'a.png', data: png() },
+          { name: 'file_data', filename: 'b.png', data: png() },
+        ]),
+      );
+      expectError(two, 400, 'VALIDATION');
+      const other = await send(
+        multipartBody([
+          { name: 'file_description', value: 'one' },
+          { name: 'location', value: 'Apiary North' },
+          { name: 'avatar', filename: 'a.png', data: png() },
+        ]),
+      );
+      expectError(other, 400, 'VALIDATION');
+      await expectNothingLeft(snap, rows);
+    });
+
+    it('a text field over 16 KB and a 6000-character description are refused (400)', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const huge = await send(
+        multipartBody([
+          { name: 'file_description', value: 'x'.repeat(64 * 1024) },
+          { name: 'location', value: 'Apiary North' },
+          { name: 'file_data', filename: 'a.png', data: png() },
+        ]),
+      );
+      expectError(huge, 400, 'VALIDATION');
+      const long = await upload(
+        user.client,
+        { ...fields, file_description: 'y'.repeat(6000) },
+        { name: 'a.png', data: png() },
+      );
+      expectError(long, 400, 'VALIDATION');
+      await expectNothingLeft(snap, rows);
+    });
+
+    it('a body that is not multipart (garbage, no boundary, JSON) is refused (400/415)', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const garbage = await send(new TextEncoder().encode('this is not a form at all'.repeat(100)));
+      expect([400, 415]).toContain(garbage.status);
+      expectError(garbage, garbage.status);
+      const noBoundary = await send(
+        multipartBody([{ name: 'x', value: 'y' }]),
+        'multipart/form-data',
+      );
+      expect([400, 415]).toContain(noBoundary.status);
+      expectError(noBoundary, noBoundary.status);
+      const json = remember(
+        await user.client.post('/api/upload_docs/', { ...fields, file_data: 'AAAA' }),
+      );
+      expect([400, 415]).toContain(json.status);
+      expectError(json, json.status);
+      await expectNothingLeft(snap, rows);
+    });
+  });
+
+  describe.skipIf(!run)('file names', () => {
+    const png = () => fs.readFileSync(corpus!.validPng);
+    const sendNamed = async (filename: string | Buffer | { extended: string }) => {
+      const res = remember(
+        await user.client.request('POST', '/api/upload_docs/', {
+          body: multipartBody([
+            { name: 'file_description', value: 'named' },
+            { name: 'location', value: 'Apiary North' },
+            { name: 'file_data', filename, data: png(), contentType: 'image/png' },
+          ]),
+          headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        }),
+      );
+      expect(res.status, res.text).toBe(201);
+      return res.json<ErrorBody>().file!;
+    };
+
+    it('`../` in the name: kept as a bare display name, stored under a generated one inside media/', async () => {
+      const outside = path.join(path.dirname(server.dataDir), 'evil.png');
+      const snap = mediaSnapshot(server.dataDir);
+      const file = await sendNamed('../../../../evil.png');
+      expect(file.record[0]).toBe('evil.png');
+      const winFile = await sendNamed('..\\..\\windows\\evil2.png');
+      expect(winFile.record[0]).toBe('evil2.png');
+      const abs = await sendNamed('/etc/cron.d/evil3.png');
+      expect(abs.record[0]).toBe('evil3.png');
+      expect(fs.existsSync(outside)).toBe(false);
+      expect(fs.existsSync('/etc/cron.d/evil3.png')).toBe(false);
+      const added = mediaSnapshot(server.dataDir).media.filter((f) => !snap.media.includes(f));
+      expect(added).toHaveLength(3);
+      for (const f of added) expect(f).toMatch(/^[0-9a-f]{32}\.png$/);
+    });
+
+    it('a 3000-character name is cut to 255, not refused and not a 500', async () => {
+      const file = await sendNamed(`${'a'.repeat(3000)}.png`);
+      expect(file.record[0]!.length).toBeLessThanOrEqual(255);
+      expect(file.record[0]!.startsWith('aaaa')).toBe(true);
+    });
+
+    it('non-UTF-8 bytes in the name are stored as text (U+FFFD); encoded control characters are dropped', async () => {
+      const latin1 = Buffer.concat([
+        Buffer.from('ruche-'),
+        Buffer.from([0xe9, 0xff, 0xfe, 0xc3, 0x28]),
+        Buffer.from('.png'),
+      ]);
+      const file = await sendNamed(latin1);
+      expect(file.record[0]).toBe('ruche-\ufffd\ufffd\ufffd\ufffd(.png');
+      const encoded = await sendNamed({ extended: `UTF-8''ruche%00%1B%0A%E9%ED%A0%80.png` });
+      expect(encoded.record[0]).toMatch(/^ruche.*\.png$/);
+      expect(encoded.record[0]).not.toMatch(/\p{Cc}/u);
+      // The list reads it back the same way (valid JSON, no database error).
+      const list = remember(await user.client.post('/api/get-uploaded-files-list/', {}));
+      expect(list.status).toBe(200);
+      expect(list.json<string[][]>().map((r) => r[0])).toContain(file.record[0]);
+    });
+
+    it('raw control bytes (NUL, ESC) in the part header: a malformed form, 400, nothing kept', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      for (const bytes of [[0x00], [0x1b], [0x0d]]) {
+        const res = remember(
+          await user.client.request('POST', '/api/upload_docs/', {
+            body: multipartBody([
+              { name: 'file_description', value: 'named' },
+              { name: 'location', value: 'Apiary North' },
+              {
+                name: 'file_data',
+                filename: Buffer.concat([
+                  Buffer.from('a'),
+                  Buffer.from(bytes),
+                  Buffer.from('.png'),
+                ]),
+                data: png(),
+              },
+            ]),
+            headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+          }),
+        );
+        expectError(res, 400, 'VALIDATION');
+      }
+      await expectNothingLeft(snap, rows);
+    });
+
+    it('an HTML/SQL file name is stored and shown back verbatim', async () => {
+      const name = `<img src=x onerror=alert(1)>'; DROP TABLE files;--.png`;
+      const file = await sendNamed(name);
+      expect(file.record[0]).toBe(name);
+      const detail = remember(await user.client.get(`/api/files/${file.id}`));
+      expect(detail.headers.get('content-type')).toMatch(/application\/json/);
+      expect(detail.text).toContain('onerror');
+      // The report download header never carries the raw name.
+      const csv = remember(await user.client.get(`/api/files/${file.id}/report.csv`));
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get('content-disposition')).toMatch(
+        /^attachment; filename="[A-Za-z0-9._-]+"$/,
+      );
+    });
+  });
+
+  describe.skipIf(!run)('JSON bodies', () => {
+    it('oversized JSON is refused (413) on public and signed-in routes', async () => {
+      const big = { name: 'x'.repeat(200 * 1024), email: uniqueEmail(), password: TEST_PASSWORD };
+      expectError(
+        remember(await server.client().post('/api/register-user/', big)),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      );
+      const groups = {
+        group_one: Array.from({ length: 20_000 }, () => ({ name: 'a.png' })),
+        group_two: [],
+      };
+      expectError(
+        remember(await user.client.post('/api/compute-groups', groups)),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      );
+      const form = remember(
+        await server.client().request('POST', '/api/forgot-password', {
+          body: `email_address=${'a'.repeat(300 * 1024)}@example.com`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+      );
+      expectError(form, 413, 'PAYLOAD_TOO_LARGE');
+      expect(await count('users', { email: big.email })).toBe(0);
+    });
+
+    it('malformed JSON, a JSON array, and wrong types are refused (400), never a 500', async () => {
+      const c = server.client();
+      const bad = remember(
+        await c.request('POST', '/api/register-user/', {
+          body: '{"name": "x", "email": ',
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
+      expectError(bad, 400, 'VALIDATION');
+      expectError(remember(await c.post('/api/register-user/', ['a', 'b'])), 400, 'VALIDATION');
+      expectError(
+        remember(
+          await c.post('/api/register-user/', {
+            name: { $ne: null },
+            email: ['a@b.c'],
+            password: 12345678,
+            confirmPassword: 12345678,
+            locations: 'not-a-list',
+          }),
+        ),
+        400,
+        'VALIDATION',
+      );
+      const groups = remember(
+        await user.client.post('/api/compute-groups', { group_one: 'x', group_two: {} }),
+      );
+      expectError(groups, 400, 'VALIDATION');
+    });
+  });
+
+  describe.skipIf(!run)('SQL and HTML in every text field', () => {
+    it('registration name, e-mail and locations are stored and shown back as text', async () => {
+      const users = await count('users');
+      const c = server.client();
+      const email = `o'brien+${Date.now()}@example.com`;
+      await signUp(c, { name: NASTY, email, locations: [...SQL_HTML, 'Apiary North'] });
+      expect(await count('users')).toBe(users + 1);
+      expect(await signIn(c, email)).toBe('USER');
+      const me = remember(await c.get('/api/me'));
+      expect(me.json<{ name: string }>().name).toBe(NASTY);
+      const locs = remember(await c.post('/api/get-locations-user/', {}));
+      expect(locs.json<string[][]>().map((l) => l[0])).toEqual(
+        expect.arrayContaining(SQL_HTML.map((s) => s.trim())),
+      );
+      // A second registration with the same address, case changed: 409, not a database error.
+      const again = remember(
+        await c.post('/api/register-user/', {
+          name: NASTY,
+          email: email.toUpperCase(),
+          password: TEST_PASSWORD,
+          confirmPassword: TEST_PASSWORD,
+          locations: [],
+        }),
+      );
+      expectError(again, 409);
+    });
+
+    it('sign-in and forgot-password with SQL in the e-mail: refused as unknown, no error', async () => {
+      const c = server.client();
+      for (const email of [
+        `' OR '1'='1`,
+        `admin@example.com' --`,
+        `"; DROP TABLE sessions; --@x.io`,
+      ]) {
+        const res = remember(
+          await c.post('/api/check-valid-user/', { email_address: email, password: `' OR '1'='1` }),
+        );
+        expect(res.status).toBe(200);
+        expect(res.text).toBe('');
+        const forgot = remember(await c.post('/api/forgot-password', { email_address: email }));
+        expect(forgot.status).toBe(200);
+        expect(forgot.json<{ message: string }>().message).toBe('INVALID_EMAIL_ADDRESS');
+      }
+      expect(c.cookies.size).toBe(0);
+    });
+
+    it('upload description and location, then the admin search by keyword and location', async () => {
+      const owner = await userWithLocations(server, { locations: SQL_HTML });
+      const ids: number[] = [];
+      for (const location of SQL_HTML) {
+        const res = await upload(
+          owner.client,
+          { file_description: `hive ${NASTY}`, location },
+          { name: 'a.png', data: fs.readFileSync(corpus!.validPng) },
+        );
+        expect(res.status, res.text).toBe(201);
+        const file = res.json<ErrorBody>().file!;
+        expect(file.record[4]).toBe(location);
+        ids.push(file.id);
+      }
+      const detail = remember(await owner.client.get(`/api/files/${ids[0]}`));
+      expect(detail.json<{ description: string }>().description).toBe(`hive ${NASTY}`);
+
+      const admin = await userWithLocations(server, { role: 'ADMIN' });
+      const day = clock.now().toISOString().slice(0, 10);
+      const next = new Date(clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+      const search = async (file_description: string, location = '') =>
+        remember(
+          await admin.client.post('/api/search-results-files', {
+            start_date: day,
+            end_date: next,
+            file_description,
+            location,
+          }),
+        );
+      // Every keyword must match literally: the SQL is text, % and _ are not wildcards.
+      const all = await search(`DROP TABLE users;-- UNION`);
+      expect(all.status).toBe(200);
+      expect(all.json<string[][]>()).toHaveLength(SQL_HTML.length);
+      const one = await search('', `<img src=x onerror=alert(1)>`);
+      expect(one.json<string[][]>().map((r) => r[4])).toEqual([`<img src=x onerror=alert(1)>`]);
+      const none = await search(`' OR '1'='1`);
+      expect(none.status).toBe(200);
+      expect(none.json<string[][]>()).toEqual([]);
+      const wild = await search('%', '_');
+      expect(wild.status).toBe(200);
+      expect(wild.json<string[][]>().every((r) => r[4]!.includes('_'))).toBe(true);
+      expect(await count('files', { user_id: owner.id })).toBe(SQL_HTML.length);
+    });
+
+    it('group entry names and URLs with SQL/HTML resolve to nothing (404/400), never to other files', async () => {
+      for (const name of SQL_HTML) {
+        const res = remember(
+          await user.client.post('/api/compute-groups', {
+            group_one: [
+              { name, status: 'PROCESSED', report_url: `/api/files/1 OR 1=1/report.csv` },
+            ],
+            group_two: [{ name: `${name}2`, video_url: `javascript:alert(1)` }],
+          }),
+        );
+        expect([400, 404]).toContain(res.status);
+        expectError(res, res.status);
+      }
+      expect(await count('comparisons')).toBe(0);
+    });
+
+    it('ids and export names in URLs with SQL or paths are 404/400, never a file or a 500', async () => {
+      const admin = await userWithLocations(server, { role: 'ADMIN' });
+      for (const id of [
+        `1%20OR%201=1`,
+        `..%2F..%2Fetc%2Fpasswd`,
+        `-1`,
+        `1e3`,
+        `99999999999999999999`,
+      ]) {
+        const res = remember(await admin.client.get(`/api/files/${id}`));
+        expect([400, 404]).toContain(res.status);
+        expectError(res, res.status);
+      }
+      for (const name of [
+        `../users.sqlite`,
+        `all_users.csv' --`,
+        `/etc/passwd`,
+        `..%2F..%2Fhivesight.sqlite`,
+      ]) {
+        const res = remember(
+          await admin.client.get(`/api/download-csv?file_name=${encodeURIComponent(name)}`),
+        );
+        expectError(res, 400, 'VALIDATION');
+      }
+    });
+
+    it('the users CSV export carries the hostile name as text (formula-guarded), one row per user', async () => {
+      const admin = await userWithLocations(server, { role: 'ADMIN' });
+      const c = server.client();
+      await signUp(c, { name: `=HYPERLINK("http://evil")`, email: uniqueEmail('csv') });
+      const made = remember(await admin.client.post('/api/get-all-users', {}));
+      expect(made.status).toBe(200);
+      const csv = remember(await admin.client.get('/api/download-csv?file_name=all_users.csv'));
+      expect(csv.status).toBe(200);
+      expect(csv.text).toContain(`'=HYPERLINK`);
+      expect(csv.text).toContain('DROP TABLE users');
+      expect(csv.text.trim().split('\n').length - 1).toBeGreaterThanOrEqual(await count('users'));
+    });
+  });
+
+  describe.skipIf(!run)('sessions and reset tokens', () => {
+    it('a password-reset token works once: replayed it is refused (400)', async () => {
+      const c = server.client();
+      const email = await signUp(c, { email: uniqueEmail('reset') });
+      const token = await resetToken(email);
+      const ok = remember(
+        await c.post('/api/reset-password', { token, new_password: 'new-password-1' }),
+      );
+      expect(ok.status).toBe(200);
+      const replay = remember(
+        await c.post('/api/reset-password', { token, new_password: 'new-password-2' }),
+      );
+      expectError(replay, 400, 'VALIDATION');
+      expect(await signIn(server.client(), email, 'new-password-1')).toBe('USER');
+      expect(await signIn(server.client(), email, 'new-password-2')).toBe('');
+    });
+
+    it('an expired token (61 minutes) and a forged one are refused (400)', async () => {
+      const c = server.client();
+      const email = await signUp(c, { email: uniqueEmail('expired') });
+      const token = await resetToken(email);
+      clock.advance(61 * 60 * 1000);
+      const late = remember(
+        await c.post('/api/reset-password', { token, new_password: 'new-password-1' }),
+      );
+      expectError(late, 400, 'VALIDATION');
+      for (const forged of [`${token.slice(0, -2)}xx`, `' OR '1'='1`, 'a'.repeat(5000)]) {
+        const res = remember(
+          await c.post('/api/reset-password', { token: forged, new_password: 'new-password-1' }),
+        );
+        expectError(res, 400, 'VALIDATION');
+      }
+      expect(await signIn(server.client(), email)).toBe('USER');
+    });
+
+    it('the cookie of a logged-out session is refused everywhere (401), uploads included', async () => {
+      const { client } = await userWithLocations(server);
+      const stolen = client.cookieHeader;
+      expect(remember(await client.post('/api/logout', {})).status).toBe(200);
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const headers = { cookie: stolen };
+      const c = server.client();
+      expectError(remember(await c.get('/api/me', headers)), 401);
+      expectError(remember(await c.post('/api/get-uploaded-files-list/', {}, headers)), 401);
+      expectError(
+        await upload(
+          c,
+          fields,
+          { name: 'a.png', data: fs.readFileSync(corpus!.validPng) },
+          headers,
+        ),
+        401,
+      );
+      expectError(
+        remember(await c.get('/api/me', { cookie: 'hs_session=' + 'A'.repeat(43) })),
+        401,
+      );
+      expectError(remember(await c.get('/api/me', { cookie: `hs_session=' OR 1=1 --` })), 401);
+      await expectNothingLeft(snap, rows);
+    });
+  });
+
+  describe.skipIf(!run)('cross-site requests (decisions.md 1: Origin check)', () => {
+    const evil = { origin: 'https://evil.example' };
+
+    it('a foreign Origin on upload, register, logout and compute-groups is refused (403); nothing changes', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const users = await count('users');
+      expectError(
+        await upload(
+          user.client,
+          fields,
+          { name: 'a.png', data: fs.readFileSync(corpus!.validPng) },
+          evil,
+        ),
+        403,
+        'FORBIDDEN',
+      );
+      const email = uniqueEmail('csrf');
+      expectError(
+        remember(
+          await server
+            .client()
+            .post(
+              '/api/register-user/',
+              { name: 'x', email, password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD },
+              evil,
+            ),
+        ),
+        403,
+      );
+      expectError(remember(await user.client.post('/api/logout', {}, evil)), 403);
+      // A "simple" cross-site form post (text/plain, no preflight) is refused just the same.
+      const simple = remember(
+        await user.client.request('POST', '/api/compute-groups', {
+          body: '{"group_one":[],"group_two":[]}',
+          headers: { ...evil, 'content-type': 'text/plain' },
+        }),
+      );
+      expectError(simple, 403);
+      // Referer without Origin, the opaque "null" origin and a look-alike host: refused too.
+      expectError(
+        remember(await user.client.post('/api/logout', {}, { referer: 'https://evil.example/x' })),
+        403,
+      );
+      expectError(remember(await user.client.post('/api/logout', {}, { origin: 'null' })), 403);
+      const host = new URL(server.url).host;
+      expectError(
+        remember(
+          await user.client.post('/api/logout', {}, { origin: `http://${host}.evil.example` }),
+        ),
+        403,
+      );
+      // The session survived every attempt; the same origin still works.
+      expect(remember(await user.client.get('/api/me')).status).toBe(200);
+      expect(
+        remember(
+          await user.client.post('/api/get-uploaded-files-list/', {}, { origin: server.url }),
+        ).status,
+      ).toBe(200);
+      expect(await count('users')).toBe(users);
+      await expectNothingLeft(snap, rows);
+    });
+  });
+
+  describe.skipIf(!run)('afterwards', () => {
+    it('the worker still processes a valid clip; every accepted video ends PROCESSED, none stuck', async () => {
+      await grant(server, user.email, 'Researcher', '2999-12-31');
+      const res = await upload(user.client, fields, {
+        name: 'after-the-storm.mp4',
+        data: fs.readFileSync(corpus!.validClip),
+      });
+      expect(res.status, res.text).toBe(201);
+      const id = res.json<ErrorBody>().file!.id;
+      await waitFor(
+        async () => {
+          const open =
+            (await count('jobs', {})) -
+            (await typed<Array<{ n: number | string }>>(
+              server.app.db('jobs').whereIn('state', ['done', 'failed']).count({ n: '*' }),
+            ).then((r) => Number(r[0]?.n)));
+          return open === 0 ? true : undefined;
+        },
+        90_000,
+        'every job to finish',
+      );
+      const row = await server.app.db('files').where('id', id).first<{ status: string }>();
+      expect(row.status).toBe('PROCESSED');
+      const videos = await typed<Array<{ original_name: string; status: string }>>(
+        server.app.db('files').where('kind', 'video').select('original_name', 'status'),
+      );
+      const expectedFinal = new Map(
+        CORPUS.filter((c) => c.expected.final).map((c) => [c.uploadName, c.expected.final]),
+      );
+      for (const v of videos)
+        expect(v.status, v.original_name).toBe(expectedFinal.get(v.original_name) ?? 'PROCESSED');
+      expect(videos.length).toBe(expectedFinal.size + 1);
+      // A failed file says why, and has no report (409), not a 500.
+      const failed = await typed<Array<{ id: number; status_reason: string | null }>>(
+        server.app.db('files').where('status', 'FAILED').select('id', 'status_reason'),
+      );
+      expect(failed.length).toBe([...expectedFinal.values()].filter((f) => f === 'FAILED').length);
+      for (const f of failed) {
+        expect(f.status_reason).toMatch(/damaged|decoded/);
+        expectError(remember(await user.client.get(`/api/files/${f.id}/report.csv`)), 409);
+      }
+      expect(await count('files', { status: 'QUEUED' })).toBe(0);
+      expect(await count('files', { status: 'PROCESSING' })).toBe(0);
+      const csv = remember(await user.client.get(`/api/files/${id}/report.csv`));
+      expect(csv.status).toBe(200);
+    });
+
+    it('nothing partial on disk or in the database: incoming/ empty, media and previews match rows', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      expect(snap.incoming).toEqual([]);
+      expect(before.media).toEqual([]);
+      const rows = await typed<
+        Array<{ stored_name: string; preview_name: string | null; media_deleted_at: string | null }>
+      >(server.app.db('files').select('stored_name', 'preview_name', 'media_deleted_at'));
+      expect(snap.media.sort()).toEqual(
+        rows
+          .filter((r) => !r.media_deleted_at)
+          .map((r) => r.stored_name)
+          .sort(),
+      );
+      expect(snap.previews.sort()).toEqual(
+        rows.flatMap((r) => (r.preview_name ? [r.preview_name] : [])).sort(),
+      );
+      // No orphan jobs, no job without a file, no temp files anywhere in DATA_DIR.
+      const orphanJobs = await server.app
+        .db('jobs')
+        .leftJoin('files', 'files.id', 'jobs.file_id')
+        .whereNull('files.id')
+        .count({ n: '*' });
+      expect(Number((orphanJobs[0] as { n: number | string }).n)).toBe(0);
+      const all = fs.readdirSync(server.dataDir, { recursive: true }).map(String);
+      expect(all.filter((f) => /\.(tmp|part)$|^\.|\/\./.test(f))).toEqual([]);
+    });
+
+    it('the secret never leaked and the local URL was never requested', async () => {
+      const marker = canary.marker;
+      expect(canary.hits()).toBe(0);
+      expect(seen.filter((s) => s.includes(marker))).toEqual([]);
+      expect(logger.lines.filter((l) => l.includes(marker))).toEqual([]);
+      expect(mailer.messages.filter((m) => JSON.stringify(m).includes(marker))).toEqual([]);
+      expect(filesContaining(server.dataDir, marker)).toEqual([]);
+      expect(await dumpTables(server.app.db)).not.toContain(marker);
+      // ...and the server is still up and answering.
+      expect((await server.client().get('/api/me')).status).toBe(401);
+    });
+  });
+
+  async function resetToken(email: string): Promise<string> {
+    const res = remember(
+      await server.client().post('/api/forgot-password', { email_address: email }),
+    );
+    expect(res.json<{ message: string }>().message).toBe('SUCCESS');
+    const mail = [...mailer.messages].reverse().find((m) => m.to === email);
+    const m = /reset-password\?token=([^\s]+)/.exec(mail?.text ?? '');
+    if (!m?.[1]) throw new Error(`no reset link mailed to ${email}`);
+    return decodeURIComponent(m[1]);
+  }
+});
+
+describe.skipIf(!ENGINE.ok)('the file corpus through the CLI (hivesight analyze --json)', () => {
+  it('refuses each hostile file with its reason, analyses the acceptable ones, never follows a reference', async () => {
+    const out = path.join(workDir, 'cli-out');
+    const res = await execa(
+      'node',
+      [
+        path.join(ROOT, 'bin/hivesight.mjs'),
+        'analyze',
+        ...CORPUS.map((c) => c.file),
+        '--json',
+        '--out',
+        out,
+      ],
+      { reject: false, env: { NO_COLOR: '1' }, timeout: 120_000 },
+    );
+    expect(res.exitCode, res.stderr).toBe(1);
+    const json = JSON.parse(res.stdout) as {
+      results: Array<{ path: string }>;
+      failed: Array<{ file: string; error: string }>;
+    };
+    const failed = new Map(json.failed.map((f) => [path.resolve(f.file), f.error]));
+    const done = new Set(json.results.map((r) => path.resolve(r.path)));
+    for (const c of CORPUS) {
+      if (c.expected.status === 201 && c.expected.final !== 'FAILED')
+        expect(done.has(c.file), c.id).toBe(true);
+      else expect(failed.get(c.file), c.id).toMatch(/\w+/);
+    }
+    expect(`${res.stdout}\n${res.stderr}`).not.toContain(canary.marker);
+    expect(filesContaining(out, canary.marker)).toEqual([]);
+    expect(canary.hits()).toBe(0);
+  });
+});
