@@ -1,0 +1,271 @@
+/**
+ * Engine speed on this machine (`npm run bench:engine`).
+ *
+ * Makes a 15 s 1920x1080 30 fps clip of the project's synthetic bees (fixtures), then measures:
+ * - the floor: ffmpeg alone decoding and sampling the clip exactly as the engine asks it to
+ *   (same input arguments, fps filter, scale to the detector's input size, rgb24 over a pipe,
+ *   read and thrown away);
+ * - the full analysis at default settings through the public API (`createEngine().analyse`):
+ *   one cold run (fresh engine, model session loaded by the first frame) and warm runs;
+ * - ms per analysed frame split into decode (waiting on ffmpeg), inference and tracking;
+ * - detector-only latency on one frame of the 1920x1080 clip (median of --detect-runs);
+ * - peak RSS of this process.
+ * Targets (issue): full analysis within 3x of the ffmpeg floor, and >= 20 analysed frames/s.
+ *
+ *   node bin/run-ts.mjs tests/bench/engine-bench.ts [--runs 3] [--floor-runs 3]
+ *     [--detect-runs 20] [--threads N] [--clip existing.mp4] [--keep]
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createEngine, DEFAULT_SAMPLE_FPS } from '../../engine/index.ts';
+import type { AnalysisOutput, Engine, MediaInfo } from '../../engine/index.ts';
+import { readFrames } from '../../engine/media/frames.ts';
+import { inputArgs } from '../../engine/media/run-tool.ts';
+import { writeBeeVideo } from '../../fixtures/index.ts';
+import {
+  intArg,
+  machineFacts,
+  median,
+  parseArgs,
+  printTable,
+  procPeakRss,
+  round,
+  writeResults,
+} from './bench-support.ts';
+
+const args = parseArgs();
+const RUNS = Math.max(2, intArg(args, 'runs', 3));
+const FLOOR_RUNS = Math.max(1, intArg(args, 'floor-runs', 3));
+const DETECT_RUNS = Math.max(1, intArg(args, 'detect-runs', 20));
+const THREADS = args.has('threads') ? intArg(args, 'threads', 2) : undefined;
+const CLIP = { width: 1920, height: 1080, fps: 30, seconds: 15 };
+const TARGET_RATIO = 3;
+const TARGET_FPS = 20;
+
+/** ffmpeg decoding + sampling + scaling the clip as `readFrames` does, output drained. */
+async function ffmpegFloor(
+  ffmpeg: string,
+  file: string,
+  info: MediaInfo,
+  size: { width: number; height: number },
+  sampleFps: number,
+): Promise<{ ms: number; frames: number }> {
+  const frameBytes = size.width * size.height * 3;
+  const args = [
+    '-nostdin',
+    ...inputArgs(file, info.format),
+    '-map', '0:v:0', '-an', '-sn', '-dn',
+    '-vf', `fps=${sampleFps},scale=${size.width}:${size.height}:flags=bilinear`,
+    '-pix_fmt', 'rgb24',
+    '-f', 'rawvideo',
+    'pipe:1',
+  ]; // prettier-ignore
+  const started = performance.now();
+  const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let bytes = 0;
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`ffmpeg floor failed (${code}): ${stderr}`);
+  return { ms, frames: bytes / frameBytes };
+}
+
+interface RunFigures {
+  run: string;
+  totalS: number;
+  frames: number;
+  framesPerS: number;
+  decodeMsPerFrame: number;
+  inferenceMsPerFrame: number;
+  trackingMsPerFrame: number;
+  otherMsPerFrame: number;
+  detections: number;
+  tracks: number;
+}
+
+function figures(run: string, wallMs: number, result: AnalysisOutput): RunFigures {
+  const n = result.frames.length;
+  const { decodeMs, inferenceMs, trackingMs, totalMs } = result.timing;
+  return {
+    run,
+    totalS: wallMs / 1000,
+    frames: n,
+    framesPerS: n / (wallMs / 1000),
+    decodeMsPerFrame: decodeMs / n,
+    inferenceMsPerFrame: inferenceMs / n,
+    trackingMsPerFrame: trackingMs / n,
+    otherMsPerFrame: (totalMs - decodeMs - inferenceMs - trackingMs) / n,
+    detections: result.frames.reduce((sum, f) => sum + f.detections.length, 0),
+    tracks: result.tracks.length,
+  };
+}
+
+async function detectorLatency(engine: Engine, file: string, info: MediaInfo): Promise<number[]> {
+  const size = engine.detector.inputSizeFor(info.width, info.height);
+  let frame;
+  for await (const f of readFrames(file, info, {
+    tools: engine.tools,
+    limits: engine.limits,
+    sampleFps: DEFAULT_SAMPLE_FPS,
+    ...size,
+  })) {
+    frame = f;
+    break;
+  }
+  if (!frame) throw new Error('no frame decoded');
+  for (let i = 0; i < 3; i += 1) await engine.detector.detect(frame, info.width, info.height);
+  const times: number[] = [];
+  for (let i = 0; i < DETECT_RUNS; i += 1) {
+    const t0 = performance.now();
+    await engine.detector.detect(frame, info.width, info.height);
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+async function main(): Promise<void> {
+  const facts = machineFacts();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-bench-engine-'));
+  try {
+    let clip = args.get('clip');
+    let makeClipS: number | null = null;
+    if (!clip) {
+      clip = path.join(tmp, 'bees-1080p30-15s.mp4');
+      console.log(
+        `making a ${CLIP.seconds} s ${CLIP.width}x${CLIP.height} ${CLIP.fps} fps clip...`,
+      );
+      const t0 = performance.now();
+      await writeBeeVideo(clip, { ...CLIP, count: 14, seed: 42, speed: 240 });
+      makeClipS = (performance.now() - t0) / 1000;
+    }
+
+    const cold = await createEngine({ threads: THREADS });
+    const info = await cold.probe(clip);
+    const size = cold.detector.inputSizeFor(info.width, info.height);
+    const sampleFps = DEFAULT_SAMPLE_FPS;
+    console.log(
+      `clip ${info.width}x${info.height}, ${round(info.durationS, 2)} s, ` +
+        `${Math.round(info.durationS * info.fps)} frames; sampled at ${sampleFps} fps, decoded at ${size.width}x${size.height}`,
+    );
+
+    // Floor first (a warm-up read puts the file in the page cache for everyone).
+    await ffmpegFloor(cold.tools.ffmpeg, clip, info, size, sampleFps);
+    const floors: number[] = [];
+    let floorFrames = 0;
+    for (let i = 0; i < FLOOR_RUNS; i += 1) {
+      const floor = await ffmpegFloor(cold.tools.ffmpeg, clip, info, size, sampleFps);
+      floors.push(floor.ms);
+      floorFrames = floor.frames;
+    }
+    const floorS = median(floors) / 1000;
+
+    // Cold: a fresh engine, the model session is created by the first frame.
+    const runs: RunFigures[] = [];
+    let t0 = performance.now();
+    let result = await cold.analyse(clip);
+    runs.push(figures('cold', performance.now() - t0, result));
+    for (let i = 1; i < RUNS; i += 1) {
+      t0 = performance.now();
+      result = await cold.analyse(clip);
+      runs.push(figures(`warm ${i}`, performance.now() - t0, result));
+    }
+    const latencies = await detectorLatency(cold, clip, info);
+    await cold.detector.close();
+
+    const warm = runs.slice(1);
+    const warmS = median(warm.map((r) => r.totalS));
+    const warmFps = median(warm.map((r) => r.framesPerS));
+    const ratio = warmS / floorS;
+    const peakRss = procPeakRss(process.pid) ?? process.resourceUsage().maxRSS * 1024;
+
+    printTable(
+      `Engine analysis, ${info.width}x${info.height} ${CLIP.fps} fps ${round(info.durationS, 1)} s clip, default settings (${os.cpus().length} cores, load ${(facts.loadAvg as number[]).join(' ')})`,
+      [
+        'run',
+        'total s',
+        'frames',
+        'frames/s',
+        'decode ms/f',
+        'infer ms/f',
+        'track ms/f',
+        'other ms/f',
+      ],
+      runs.map((r) => [
+        r.run,
+        round(r.totalS, 2),
+        r.frames,
+        round(r.framesPerS, 1),
+        round(r.decodeMsPerFrame, 1),
+        round(r.inferenceMsPerFrame, 1),
+        round(r.trackingMsPerFrame, 2),
+        round(r.otherMsPerFrame, 2),
+      ]),
+    );
+    const meets = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    printTable(
+      'Summary (warm median)',
+      ['figure', 'value', 'target'],
+      [
+        ['clip frames', Math.round(info.durationS * info.fps), ''],
+        ['sampled frames', result.frames.length, ''],
+        ['ffmpeg floor s (decode+sample)', round(floorS, 2), ''],
+        ['full analysis s', round(warmS, 2), ''],
+        ['ratio analysis / floor', round(ratio, 2), `<= ${TARGET_RATIO}: ${meets(ratio <= TARGET_RATIO)}`],
+        ['analysed frames/s', round(warmFps, 1), `>= ${TARGET_FPS}: ${meets(warmFps >= TARGET_FPS)}`],
+        ['decode ms/frame', round(median(warm.map((r) => r.decodeMsPerFrame)), 1), ''],
+        ['inference ms/frame', round(median(warm.map((r) => r.inferenceMsPerFrame)), 1), ''],
+        ['tracking ms/frame', round(median(warm.map((r) => r.trackingMsPerFrame)), 2), ''],
+        [`detector-only ms (1 frame, median of ${DETECT_RUNS})`, round(median(latencies), 1), ''],
+        ['peak RSS MiB (this process)', round(peakRss / 2 ** 20, 0), ''],
+      ],
+    ); // prettier-ignore
+
+    const file = writeResults('engine-bench', {
+      date: new Date().toISOString(),
+      machine: facts,
+      loadAvgAfter: os.loadavg().map((n) => round(n, 2)),
+      clip: {
+        made: makeClipS !== null,
+        makeS: makeClipS === null ? null : round(makeClipS, 1),
+        width: info.width,
+        height: info.height,
+        fps: CLIP.fps,
+        durationS: info.durationS,
+        frames: Math.round(info.durationS * info.fps),
+        bytes: fs.statSync(clip).size,
+      },
+      model: result.model,
+      sampleFps,
+      decodeSize: size,
+      threads: THREADS ?? 'default',
+      floor: { runsMs: floors.map((n) => round(n, 1)), medianS: floorS, frames: floorFrames },
+      runs,
+      warmMedian: { totalS: warmS, framesPerS: warmFps, ratio },
+      detectorOnlyMs: {
+        median: median(latencies),
+        min: Math.min(...latencies),
+        max: Math.max(...latencies),
+        runs: latencies.map((n) => round(n, 2)),
+      },
+      peakRssBytes: peakRss,
+      targets: {
+        ratio: { target: TARGET_RATIO, value: ratio, met: ratio <= TARGET_RATIO },
+        framesPerS: { target: TARGET_FPS, value: warmFps, met: warmFps >= TARGET_FPS },
+      },
+    });
+    console.log(`\nresults: ${path.relative(process.cwd(), file)}`);
+  } finally {
+    if (!args.has('keep')) fs.rmSync(tmp, { recursive: true, force: true });
+    else console.log(`kept ${tmp}`);
+  }
+}
+
+await main();
