@@ -131,6 +131,7 @@ export function fileDetail(row: FileRow, options: { includeResearch: boolean }) 
     report_url: reportUrl(row.id),
     preview_url: row.preview_name ? previewUrl(row.id) : null,
     counts: shownCounts,
+    research_plan: options.includeResearch,
     bee_coverage_pct: summary?.beeCoveragePct ?? null,
     summary,
     model: summary?.model ?? null,

@@ -3,6 +3,7 @@
  * Elements are found by role and text, as a user finds them.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserDirect, uniqueEmail } from '../integration/server-helpers.ts';
@@ -19,6 +20,11 @@ import {
   screenshot,
   signInThroughUi,
 } from './console-support.ts';
+
+/** A held-out validation frame: uploaded straight from the datasets folder, never copied. */
+const HIVE_FRAME = path.resolve(
+  '../shared/datasets/hive-entrance/images/GH010990.MP4_frame_1200.jpg',
+);
 
 const PROTECTED = [
   '/home',
@@ -195,6 +201,30 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
       const csv = fs.readFileSync(await (await download).path(), 'utf8');
       expect(csv.split('\n')[0]).toMatch(/^frame,time_s,bees,pollen_bees,drones/);
     }
+    await p.context().close();
+  });
+
+  it('counts the bees on a real hive-entrance frame (read from ../shared/datasets)', async (ctx) => {
+    if (!engineOk) ctx.skip();
+    if (!fs.existsSync(HIVE_FRAME)) {
+      console.log(`SKIP real-frame upload: ${HIVE_FRAME} is absent`);
+      ctx.skip();
+    }
+    const p = await page();
+    await signInThroughUi(p, user.email, user.password);
+    await p.goto('/upload-file');
+    await p.getByLabel('File', { exact: true }).setInputFiles(HIVE_FRAME);
+    await p.getByLabel('Description').fill('Landing board, validation frame');
+    await p.getByLabel('Location').selectOption('Apiary North');
+    await p.getByRole('button', { name: 'Upload File' }).click();
+    const name = path.basename(HIVE_FRAME);
+    await p.getByText(`File ${name} uploaded successfully.`).waitFor({ timeout: 60_000 });
+    await p.goto('/file-upload-list');
+    await p.getByRole('table', { name: 'Uploaded Files' }).getByRole('link', { name }).click();
+    await p.getByRole('heading', { name }).waitFor();
+    const workers = p.locator('.hs-count').filter({ hasText: 'Worker bees' }).locator('dd');
+    await expect.poll(async () => Number(await workers.textContent())).toBeGreaterThan(5);
+    await screenshot(p, 'file-detail-hive-frame');
     await p.context().close();
   });
 

@@ -1,5 +1,5 @@
 // Hand-written SVG line chart of per-frame counts over time.
-import { linePath, niceMax } from '../lib/chart.ts';
+import { countTicks, linePath, niceMax } from '../lib/chart.ts';
 import type { Point } from '../lib/chart.ts';
 
 export interface Series {
@@ -17,8 +17,8 @@ export function LineChart({ title, series }: { title: string; series: Series[] }
   const innerH = H - PAD.top - PAD.bottom;
   const all = series.flatMap((s) => s.points);
   const maxX = Math.max(0, ...all.map((p) => p.x));
-  const maxY = niceMax(Math.max(0, ...all.map((p) => p.y)));
-  const ticksY = [0, 0.25, 0.5, 0.75, 1].map((t) => t * maxY);
+  const ticksY = countTicks(niceMax(Math.max(0, ...all.map((p) => p.y))));
+  const maxY = ticksY[ticksY.length - 1] ?? 1;
   const ticksX = [0, 0.25, 0.5, 0.75, 1].map((t) => t * maxX);
   const summary = series
     .map((s) => `${s.label}: peak ${Math.max(0, ...s.points.map((p) => p.y))}`)

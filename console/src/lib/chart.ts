@@ -27,3 +27,17 @@ export function linePath(points: Point[], scale: Scale, width: number, height: n
     })
     .join(' ');
 }
+
+/**
+ * Y-axis ticks for counts: whole numbers only (there is no half a bee), at most five, evenly
+ * spaced from 0 to the first step at or above `maxY`.
+ */
+export function countTicks(maxY: number): number[] {
+  const top = Math.max(1, Math.ceil(maxY));
+  const step =
+    [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000].find((s) => top / s <= 4) ??
+    Math.ceil(top / 4);
+  const ticks: number[] = [];
+  for (let t = 0; ticks.length === 0 || ticks[ticks.length - 1]! < top; t += step) ticks.push(t);
+  return ticks;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linePath, niceMax } from './chart.ts';
+import { countTicks, linePath, niceMax } from './chart.ts';
 import { formatInterval, metricRows, significanceText } from './comparison.ts';
 import { countCells, countText } from './fileDetail.ts';
 
@@ -41,9 +41,33 @@ describe('file detail counts', () => {
       'not available',
     ]);
   });
+
+  it('says the Researcher plan brings wasp and hornet counts the plan hides', () => {
+    const cells = countCells(
+      { bee: 4, pollen: 1, drone: 0, wasp: null, hornet: null },
+      { researchPlan: false, modelClasses: ['bee', 'pollen', 'drone', 'hornet'] },
+    );
+    expect(cells.map((c) => countText(c.value, c.missing)).slice(3)).toEqual([
+      'not available',
+      'Researcher plan',
+    ]);
+    const researcher = countCells({ bee: 4, wasp: null, hornet: 2 }, { researchPlan: true });
+    expect(researcher.map((c) => countText(c.value, c.missing)).slice(3)).toEqual([
+      'not available',
+      '2',
+    ]);
+  });
 });
 
 describe('chart geometry', () => {
+  it('puts whole-number count ticks up to at least the peak', () => {
+    expect(countTicks(0)).toEqual([0, 1]);
+    expect(countTicks(1)).toEqual([0, 1]);
+    expect(countTicks(5)).toEqual([0, 2, 4, 6]);
+    expect(countTicks(10)).toEqual([0, 5, 10]);
+    expect(countTicks(37)).toEqual([0, 10, 20, 30, 40]);
+  });
+
   it('scales points into the box', () => {
     expect(niceMax(7)).toBe(10);
     expect(niceMax(0)).toBe(1);

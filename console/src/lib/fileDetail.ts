@@ -10,21 +10,34 @@ export const CLASSES = [
 
 export type ClassKey = (typeof CLASSES)[number]['key'];
 
+/** Wasp and hornet counts come with the Researcher plan (decisions.md 4). */
+const RESEARCH_CLASSES: readonly ClassKey[] = ['wasp', 'hornet'];
+
 export interface CountCell {
   key: ClassKey;
   label: string;
-  /** null: the model cannot detect this class (or the plan does not include it). */
+  /** null: the model cannot detect this class, or the plan does not include it. */
   value: number | null;
+  /** Why a null value is missing: the plan, or the model. */
+  missing?: 'plan' | 'model';
 }
 
-export function countCells(counts: unknown): CountCell[] {
+export function countCells(
+  counts: unknown,
+  options: { researchPlan?: boolean; modelClasses?: readonly string[] } = {},
+): CountCell[] {
   const c = counts && typeof counts === 'object' ? (counts as Record<string, unknown>) : {};
   return CLASSES.map(({ key, label }) => {
     const v = c[key];
-    return { key, label, value: typeof v === 'number' && Number.isFinite(v) ? v : null };
+    if (typeof v === 'number' && Number.isFinite(v)) return { key, label, value: v };
+    // A class the model cannot see is "not available" whatever the plan.
+    const detectable = options.modelClasses?.includes(key) ?? true;
+    const byPlan = detectable && options.researchPlan === false && RESEARCH_CLASSES.includes(key);
+    return { key, label, value: null, missing: byPlan ? 'plan' : 'model' };
   });
 }
 
-export function countText(value: number | null): string {
-  return value === null ? 'not available' : String(value);
+export function countText(value: number | null, missing?: CountCell['missing']): string {
+  if (value !== null) return String(value);
+  return missing === 'plan' ? 'Researcher plan' : 'not available';
 }

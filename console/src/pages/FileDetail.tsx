@@ -39,6 +39,8 @@ interface Detail {
   report_url: string;
   preview_url: string | null;
   counts: Record<string, number | null> | null;
+  /** Whether the viewer's plan shows wasp and hornet counts (absent on older servers). */
+  research_plan?: boolean;
   bee_coverage_pct: number | null;
   model: { name: string; version: string; classes?: string[] } | null;
   frames: Frame[];
@@ -94,7 +96,10 @@ export function FileDetail() {
   }
   if (!detail) return <Spinner className="hs-page-spinner" aria-label="Loading file" />;
 
-  const cells = countCells(detail.counts);
+  const cells = countCells(detail.counts, {
+    researchPlan: detail.research_plan,
+    modelClasses: detail.model?.classes,
+  });
   const processed = detail.status.toUpperCase() === 'PROCESSED';
   const series = detail.kind === 'video' ? chartSeries(detail.frames ?? []) : [];
 
@@ -175,7 +180,7 @@ export function FileDetail() {
               {cells.map((c) => (
                 <div key={c.key} className={c.value === null ? 'hs-count hs-count-na' : 'hs-count'}>
                   <dt>{c.label}</dt>
-                  <dd>{processed ? countText(c.value) : '—'}</dd>
+                  <dd>{processed ? countText(c.value, c.missing) : '—'}</dd>
                 </div>
               ))}
               <div className="hs-count">
