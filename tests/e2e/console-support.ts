@@ -24,9 +24,21 @@ export const ADMIN = { email: 'admin@hivesight.test', password: 'admin-pass-123'
 const RUN = process.env.SCREENSHOT_RUN ?? new Date().toISOString().replace(/[:.]/g, '-');
 export const SCREENSHOT_DIR = path.join(REPO, 'screenshots', RUN);
 
-/** Builds the console once when dist/console is missing. */
+/** Newest modification time of any file under `dir`. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the console when dist/console is missing or older than any console source. */
 export function ensureConsoleBuilt(): void {
-  if (fs.existsSync(path.join(CONSOLE_DIR, 'index.html'))) return;
+  const index = path.join(CONSOLE_DIR, 'index.html');
+  if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= newestMtime(path.join(REPO, 'console')))
+    return;
   execFileSync('npm', ['run', 'build:console'], { cwd: REPO, stdio: 'inherit' });
 }
 
