@@ -62,6 +62,14 @@ function isMalformedForm(err: unknown): boolean {
   );
 }
 
+const INTERRUPTED = 'The upload was interrupted before it finished. Please try again.';
+
+/** The request stream was aborted or closed before its body was read in full. */
+function clientGone(ctx: Context): boolean {
+  const req = ctx.req;
+  return !req.complete && (req.destroyed || req.readableAborted);
+}
+
 export function tooLargeMessage(limit: number): string {
   const size = sizeText(limit);
   return `This file exceeds the ${size} limit and cannot be processed. Please select a file smaller than ${size}.`;
@@ -100,9 +108,13 @@ async function receive(
     },
     defParamCharset: 'utf8',
   } as multer.Options).single('file_data');
+  // A client that gave up while the user and plan were looked up is already gone: multer would
+  // wait forever for a body that never comes (its abort listeners fire only once).
+  if (clientGone(ctx)) throw new ValidationError(INTERRUPTED);
   try {
     await upload(ctx, async () => {});
   } catch (err) {
+    if (clientGone(ctx)) throw new ValidationError(INTERRUPTED);
     const code = (err as { code?: unknown }).code;
     if (code === 'LIMIT_FILE_SIZE') throw new PayloadTooLarge(tooLargeMessage(maxBytes));
     if (typeof code === 'string' && code in FORM_ERRORS)

@@ -101,13 +101,14 @@ export interface RawResponse {
 /**
  * Sends `head` (request line + headers, without the blank line) and `body` over a plain socket
  * and reads until the server closes or `timeoutMs` passes. `halfClose` ends our side after
- * sending (a client that gives up before sending what it declared).
+ * sending (a client that gives up before sending what it declared); `destroyAfterMs` drops the
+ * connection that long after sending (a client that vanishes mid-upload).
  */
 export function rawHttp(
   baseUrl: string,
   head: string,
   body: Uint8Array,
-  opts: { halfClose?: boolean; timeoutMs?: number } = {},
+  opts: { halfClose?: boolean; destroyAfterMs?: number; timeoutMs?: number } = {},
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -144,6 +145,7 @@ export function rawHttp(
     socket.on('connect', () => {
       socket.write(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), body]));
       if (opts.halfClose) socket.end();
+      if (opts.destroyAfterMs !== undefined) setTimeout(finish, opts.destroyAfterMs);
     });
   });
 }

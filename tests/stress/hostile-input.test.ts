@@ -193,29 +193,48 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
   });
 
   describe.skipIf(!run)('requests that lie about their body', () => {
-    it('Content-Length larger than the body, then the client gives up: no answer needed, nothing kept', async () => {
+    const uploadHead = (length: number) =>
+      [
+        'POST /api/upload_docs/ HTTP/1.1',
+        `Host: ${new URL(server.url).host}`,
+        `Cookie: ${user.client.cookieHeader}`,
+        `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
+        `Content-Length: ${length}`,
+      ].join('\r\n');
+    /** Upload requests the server has finished (answered or not): the request log's lines. */
+    const settledUploads = () =>
+      logger.lines.filter((l) => l.includes('"msg":"request"') && l.includes('/api/upload_docs/'))
+        .length;
+
+    it('Content-Length larger than the body, or a client that vanishes mid-file: every request settles, nothing kept', async () => {
       const snap = mediaSnapshot(server.dataDir);
       const rows = await count('files');
+      const settled = settledUploads();
       const body = multipartBody([
         { name: 'file_description', value: 'x' },
         { name: 'location', value: 'Apiary North' },
         { name: 'file_data', filename: 'a.png', data: fs.readFileSync(corpus!.validPng) },
       ]);
-      const res = await rawHttp(
-        server.url,
-        [
-          'POST /api/upload_docs/ HTTP/1.1',
-          `Host: ${new URL(server.url).host}`,
-          `Cookie: ${user.client.cookieHeader}`,
-          `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
-          `Content-Length: ${body.length + 50_000}`,
-        ].join('\r\n'),
-        body,
-        { halfClose: true, timeoutMs: 8000 },
+      const half = body.subarray(0, Math.floor(body.length / 2));
+      const attempts = [
+        // Declares 50 KB more than it sends, then ends its side.
+        rawHttp(server.url, uploadHead(body.length + 50_000), body, { halfClose: true }),
+        // Sends half the file and ends its side / drops the connection, early and late.
+        rawHttp(server.url, uploadHead(body.length), half, { halfClose: true }),
+        rawHttp(server.url, uploadHead(body.length), half, { destroyAfterMs: 0 }),
+        rawHttp(server.url, uploadHead(body.length), half, { destroyAfterMs: 150 }),
+      ];
+      for (const res of await Promise.all(attempts)) {
+        seen.push(res.raw);
+        // Whatever the answer (a 400 or a closed socket), never a success and never a 500.
+        expect(res.status === null || res.status === 400, res.raw).toBe(true);
+      }
+      // Each handler finished (a hung one would hold its request and its partial file forever).
+      await waitFor(
+        () => (settledUploads() >= settled + attempts.length ? true : undefined),
+        10_000,
+        'the aborted uploads to settle',
       );
-      seen.push(res.raw);
-      // Whatever the answer (a 400 or a closed socket), never a success and never a 500.
-      expect(res.status === null || res.status === 400, res.raw).toBe(true);
       await expectNothingLeft(snap, rows);
     });
 
