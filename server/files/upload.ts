@@ -10,6 +10,7 @@ import multer from '@koa/multer';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import { PayloadTooLarge, ValidationError } from '../errors.ts';
+import { NUL_MESSAGE, hasNul } from '../middleware/body.ts';
 import type { AppContext, SessionUser } from '../context.ts';
 import { today } from '../clock.ts';
 import { userLocations } from '../users/repo.ts';
@@ -220,6 +221,7 @@ function validateFields(
     if (!TEXT_FIELDS.has(key))
       throw new ValidationError(`Unexpected form field: ${key.slice(0, 64)}.`);
     if (typeof value !== 'string') throw new ValidationError(`Send the ${key} field once.`);
+    if (hasNul(value)) throw new ValidationError(NUL_MESSAGE, { [key]: NUL_MESSAGE });
   }
   const description = typeof form.file_description === 'string' ? form.file_description.trim() : '';
   const location = typeof form.location === 'string' ? form.location.trim() : '';

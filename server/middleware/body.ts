@@ -30,13 +30,29 @@ export function jsonBody(limitBytes: number): Middleware {
         } catch {
           throw new ValidationError('The request body is not valid JSON');
         }
+        if (JSON_NUL.test(raw)) throw new ValidationError(NUL_MESSAGE);
       } else {
-        body = Object.fromEntries(new URLSearchParams(raw));
+        const form = new URLSearchParams(raw);
+        if ([...form].some(([k, v]) => hasNul(k) || hasNul(v)))
+          throw new ValidationError(NUL_MESSAGE);
+        body = Object.fromEntries(form);
       }
     }
     setBody(ctx, body);
     await next();
   };
+}
+
+/**
+ * A NUL character in any text is refused: PostgreSQL cannot store it in a text column (the
+ * query fails, which was a 500) and no field of ours has a use for it. In JSON text it can
+ * only appear escaped: `\u0000` preceded by an even number of backslashes.
+ */
+export const NUL_MESSAGE = 'Text fields cannot contain NUL characters.';
+const JSON_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/;
+
+export function hasNul(text: string): boolean {
+  return text.includes('\u0000');
 }
 
 async function readLimited(ctx: Context, limitBytes: number): Promise<string> {

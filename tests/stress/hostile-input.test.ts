@@ -576,6 +576,57 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       expectError(again, 409);
     });
 
+    it('a NUL character in any text field is a 400 on every route (PostgreSQL cannot store it)', async () => {
+      const admin = await userWithLocations(server, { role: 'ADMIN' });
+      const users = await count('users');
+      const rows = await count('files');
+      const snap = mediaSnapshot(server.dataDir);
+      const c = server.client();
+      const N = 'hive\u0000name';
+      const register = (over: Record<string, unknown>) =>
+        c.post('/api/register-user/', {
+          name: 'x',
+          email: uniqueEmail('nul'),
+          password: TEST_PASSWORD,
+          confirmPassword: TEST_PASSWORD,
+          locations: ['Apiary North'],
+          ...over,
+        });
+      const answers = [
+        await register({ name: N }),
+        await register({ email: `nu\u0000l@example.com` }),
+        await register({ locations: ['ok', N] }),
+        await c.post('/api/check-valid-user/', {
+          email_address: `x\u0000@example.com`,
+          password: 'x',
+        }),
+        await c.post('/api/forgot-password', { email_address: `x\u0000@example.com` }),
+        await c.request('POST', '/api/forgot-password', {
+          body: 'email_address=x%00%40example.com',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+        await admin.client.post('/api/search-results-files', {
+          start_date: '2020-01-01',
+          end_date: '2099-01-01',
+          file_description: N,
+        }),
+        await user.client.post('/api/compute-groups', {
+          group_one: [{ name: N }],
+          group_two: [{ name: 'b.png' }],
+        }),
+        await upload(
+          user.client,
+          { ...fields, file_description: N },
+          { name: 'a.png', data: fs.readFileSync(corpus!.validPng) },
+        ),
+      ];
+      for (const res of answers) expectError(remember(res), 400, 'VALIDATION');
+      expect(await count('users')).toBe(users);
+      await expectNothingLeft(snap, rows);
+      // The six characters \u0000 typed as text (an escaped backslash) are just text.
+      expect((await register({ name: 'literal \\u0000 text' })).status).toBe(201);
+    });
+
     it('sign-in and forgot-password with SQL in the e-mail: refused as unknown, no error', async () => {
       const c = server.client();
       for (const email of [
