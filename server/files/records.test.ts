@@ -35,6 +35,11 @@ describe('file records', () => {
   it('spells the UTC offset out', () => {
     expect(isoWithOffset('2025-05-01T10:00:00.000Z')).toBe('2025-05-01T10:00:00.000+00:00');
     expect(isoWithOffset(null)).toBe('');
+    // Days past the 28th take the Date path; it agrees, and rolls an impossible day over.
+    expect(isoWithOffset('2024-02-29T23:59:59.999Z')).toBe('2024-02-29T23:59:59.999+00:00');
+    expect(isoWithOffset('2025-02-30T00:00:00.000Z')).toBe('2025-03-02T00:00:00.000+00:00');
+    expect(isoWithOffset('2025-05-01 10:00:00Z')).toBe('2025-05-01T10:00:00.000+00:00');
+    expect(isoWithOffset('not a date')).toBe('not a date');
   });
 
   it('builds the positional record and empties the media URL once media is deleted', () => {

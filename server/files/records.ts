@@ -50,9 +50,15 @@ export interface StoredSummary {
   analysedAt: string;
 }
 
+/** `toISOString()` output whose day exists in every month (so Date would not roll it over). */
+const CANONICAL_UTC =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
 /** Stored timestamps are UTC (`...Z`); answers spell the offset out (`+00:00`). */
 export function isoWithOffset(stored: string | null): string {
   if (!stored) return '';
+  // Fast path for what the server writes (lists map thousands of these per request).
+  if (CANONICAL_UTC.test(stored)) return `${stored.slice(0, -1)}+00:00`;
   const d = new Date(stored);
   if (Number.isNaN(d.getTime())) return stored;
   return d.toISOString().replace(/Z$/, '+00:00');

@@ -11,7 +11,7 @@ import { currentUser } from '../context.ts';
 import { today } from '../clock.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { loadEngineModule } from '../files/engine.ts';
-import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
+import { loadVisibleFile, typed } from '../files/access.ts';
 import { planFor } from '../files/plans.ts';
 import type { FileRow } from '../files/records.ts';
 import { fileDetail, fileRecord, hasMedia, rowFrames } from '../files/records.ts';
@@ -48,7 +48,9 @@ export function filesRoutes(app: AppContext): Router {
         ])
         .select('id', 'original_name', 'status', 'location', 'status_time', 'media_deleted_at'),
     );
-    ctx.body = rows.map((r) => fileRecord(normaliseFileRow(r)));
+    // No normaliseFileRow: the record reads only strings and the id (in a URL), and copying
+    // every row showed up in the list's profile.
+    ctx.body = rows.map((r) => fileRecord(r));
   });
 
   router.get('/api/files/:id', app.requireUser, async (ctx) => {

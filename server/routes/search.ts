@@ -8,7 +8,7 @@ import { Router } from '@koa/router';
 import type { AppContext } from '../context.ts';
 import { ValidationError } from '../errors.ts';
 import { bodyOf } from '../middleware/body.ts';
-import { normaliseFileRow, typed } from '../files/access.ts';
+import { typed } from '../files/access.ts';
 import type { FileRow } from '../files/records.ts';
 import { searchRecord } from '../files/records.ts';
 
@@ -75,7 +75,8 @@ export function searchRoutes(app: AppContext): Router {
           'users.email as owner_email',
         ),
     );
-    ctx.body = rows.map((r) => searchRecord(normaliseFileRow(r)));
+    // As in the files list: the record reads strings and the id only, no row copy needed.
+    ctx.body = rows.map((r) => searchRecord(r));
   });
   return router;
 }

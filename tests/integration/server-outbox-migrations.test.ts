@@ -40,9 +40,9 @@ describe.each(DB_KINDS)('outbox and migrations on %s', (kind) => {
       expect(await db.schema.hasColumn('jobs', 'lease_until')).toBe(true);
       expect(await migrateLatest(db)).toEqual([]);
       const down = await migrateRollback(db, true);
-      expect(down).toHaveLength(4);
+      expect(down).toHaveLength(5);
       for (const table of TABLES) expect(await db.schema.hasTable(table), table).toBe(false);
-      expect(await migrateLatest(db)).toHaveLength(4);
+      expect(await migrateLatest(db)).toHaveLength(5);
       for (const table of TABLES) expect(await db.schema.hasTable(table), table).toBe(true);
     });
   });
