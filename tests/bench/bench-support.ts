@@ -119,4 +119,17 @@ export function procPeakRss(pid: number): number | null {
   }
 }
 
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux); null when unreadable. */
+export function procCpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : null; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
 export const mib = (bytes: number): number => round(bytes / 2 ** 20, 1);
