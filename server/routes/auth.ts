@@ -12,13 +12,20 @@ import { RateLimited, ServiceUnavailable, ValidationError } from '../errors.ts';
 import { dummyPasswordHash, verifyPassword } from '../auth/passwords.ts';
 import { SESSION_COOKIE, clearedSessionCookie, sessionCookie } from '../auth/sessions.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
-import { createUser, findUserByEmail, normaliseEmail, setPassword } from '../users/repo.ts';
+import {
+  cleanLocations,
+  createUser,
+  findUserByEmail,
+  normaliseEmail,
+  setPassword,
+} from '../users/repo.ts';
 import { activeProducts } from '../users/plans.ts';
 import { today } from '../clock.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 const MAX_PASSWORD_LENGTH = 1024;
+export const MAX_LOCATIONS = 100;
 
 export function authRoutes(app: AppContext): Router {
   const router = new Router();
@@ -81,8 +88,12 @@ export function authRoutes(app: AppContext): Router {
     else if (password.length > MAX_PASSWORD_LENGTH) fields.password = 'Password is too long';
     if (!confirm) fields.confirmPassword = 'Confirm Password is required';
     else if (confirm !== password) fields.confirmPassword = 'Passwords must match';
-    if (Object.keys(fields).length > 0) throw ValidationError.of(fields);
     const locations = Array.isArray(body.locations) ? (body.locations as unknown[]) : [];
+    // One row per location: thousands of them (a 100 KB body holds ~12 000) made SQLite's
+    // insert fail (500) and gave PostgreSQL one user with thousands of hives.
+    if (cleanLocations(locations).length > MAX_LOCATIONS)
+      fields.locations = `Register at most ${MAX_LOCATIONS} hive locations`;
+    if (Object.keys(fields).length > 0) throw ValidationError.of(fields);
     const user = await createUser(db, clock, { email, name, password, locations });
     ctx.status = 201;
     ctx.body = { message: 'Registration successful!', email: user.email };

@@ -627,6 +627,29 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       expect((await register({ name: 'literal \\u0000 text' })).status).toBe(201);
     });
 
+    it('thousands of hive locations at registration: 400, not a failed insert (500) or 12 000 rows', async () => {
+      const users = await count('users');
+      const locations = Array.from({ length: 12_000 }, (_, i) => `${i}`);
+      const res = remember(
+        await server.client().post('/api/register-user/', {
+          name: 'Many hives',
+          email: uniqueEmail('hives'),
+          password: TEST_PASSWORD,
+          confirmPassword: TEST_PASSWORD,
+          locations,
+        }),
+      );
+      expect(expectError(res, 400, 'VALIDATION').error?.fields?.locations).toMatch(/at most/);
+      expect(await count('users')).toBe(users);
+      // 100 distinct ones (and any number of blanks or repeats) are fine.
+      const email = await signUp(server.client(), {
+        email: uniqueEmail('hives'),
+        locations: [...locations.slice(0, 100), '', '  ', '0', '1'],
+      });
+      const id = (await server.app.db('users').where({ email }).first<{ id: number }>()).id;
+      expect(await count('locations', { user_id: id })).toBe(100);
+    });
+
     it('sign-in and forgot-password with SQL in the e-mail: refused as unknown, no error', async () => {
       const c = server.client();
       for (const email of [
