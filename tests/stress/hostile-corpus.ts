@@ -157,6 +157,31 @@ export async function makeLongSparseMp4(dir: string, name = 'long-sparse.mp4') {
   return file;
 }
 
+/**
+ * A valid AVI whose main header (`avih` total frames) and stream header (`strh` length) claim
+ * ~2 billion frames: refused by its declared frame count.
+ */
+export async function makeAbsurdFrameCountAvi(avi: string, dest: string): Promise<string> {
+  const data = await readFile(avi);
+  const avih = data.indexOf('avih', 0, 'latin1');
+  const strh = data.indexOf('strh', 0, 'latin1');
+  if (avih < 0 || strh < 0) throw new Error('makeAbsurdFrameCountAvi: no avih/strh');
+  // avih body: usec/frame, max bytes/s, padding, flags, TOTAL FRAMES (offset 16).
+  data.writeUInt32LE(0x7ffffff0, avih + 8 + 16);
+  // strh body: type, handler, flags, priority+language, initial frames, scale, rate, start,
+  // LENGTH (offset 32).
+  data.writeUInt32LE(0x7ffffff0, strh + 8 + 32);
+  return writeBytes(dest, data);
+}
+
+/** A valid AVI cut short whose RIFF size says "unknown" (0), as streaming muxers write it. */
+export async function makeUnsizedTruncatedAvi(avi: string, dest: string, keep = 0.6) {
+  const data = await readFile(avi);
+  const cut = Buffer.from(data.subarray(0, Math.floor(data.length * keep)));
+  cut.writeUInt32LE(0, 4);
+  return writeBytes(dest, cut);
+}
+
 /** A valid JPEG whose frame header (SOF0) is patched to declare 65500 x 65500 pixels. */
 export async function makeJpegBomb(jpeg: string, dest: string): Promise<string> {
   const data = await readFile(jpeg);
@@ -462,6 +487,21 @@ export async function buildCorpus(dir: string, canary: Canary): Promise<Corpus> 
     await makeScrambledCopy(avi, p('scrambled.avi'), 'movi'),
     'scrambled.avi',
     { status: 201, kind: 'video', final: 'FAILED' },
+  );
+  add(
+    'avi-absurd-frames',
+    'avi whose main and stream headers claim ~2 billion frames',
+    await makeAbsurdFrameCountAvi(avi, p('absurd-frames.avi')),
+    'absurd-frames.avi',
+    limit,
+  );
+  add(
+    'truncated-avi-unsized',
+    'avi cut at 60 % with its RIFF size zeroed ("unknown", as streaming muxers write): ' +
+      'nothing says it was cut, so the decodable part is analysed',
+    await makeUnsizedTruncatedAvi(avi, p('unsized.avi')),
+    'unsized.avi',
+    { status: 201, kind: 'video', final: 'PROCESSED' },
   );
   return { files, validClip: mp4, validPng: png };
 }
