@@ -13,7 +13,11 @@
  *
  *   node bin/run-ts.mjs tests/bench/server-bench.ts [--db sqlite|postgres] [--files 10000]
  *     [--user-files 200] [--users 100] [--concurrency 50] [--requests 3000] [--upload-mb 50]
- *     [--no-upload] [--keep]
+ *     [--client-rps 0] [--no-upload] [--routes me,list,search] [--keep]
+ *
+ * --client-rps N paces each client at N requests/s (offered load N x concurrency) instead of the
+ * default closed loop, where each client sends its next request as soon as it has the answer
+ * (so latency = concurrency / throughput once the server is saturated).
  *
  * PostgreSQL: a fresh database on DATABASE_URL's server (default postgres://postgres@127.0.0.1:
  * 5432/test), dropped afterwards.
@@ -61,6 +65,11 @@ const CONCURRENCY = Math.max(1, intArg(args, 'concurrency', 50));
 const REQUESTS = Math.max(CONCURRENCY, intArg(args, 'requests', 3000));
 const UPLOAD_MB = intArg(args, 'upload-mb', 50);
 const DO_UPLOAD = !args.has('no-upload') && UPLOAD_MB > 0;
+/** Requests per second per client (0: closed loop, each client sends as soon as answered). */
+const CLIENT_RPS = Number(args.get('client-rps') ?? 0);
+if (!(CLIENT_RPS >= 0)) throw new Error('--client-rps must be a number >= 0');
+/** Which load phases run: me (the reference), list, search. */
+const ROUTES = new Set((args.get('routes') ?? 'me,list,search').split(','));
 const PG_BASE = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PASSWORD = 'bench-password-1';
 const TARGET_P99_MS = 50;
@@ -338,8 +347,18 @@ async function load(
   const cpu0 = procCpuMs(pid);
   const client0 = process.cpuUsage();
   const started = performance.now();
-  const worker = async (): Promise<void> => {
+  const worker = async (w: number): Promise<void> => {
+    // Paced clients (--client-rps) start spread over one interval, then keep their schedule;
+    // a client that falls behind sends at once (then it is a closed loop again).
+    const interval = CLIENT_RPS > 0 ? 1000 / CLIENT_RPS : 0;
+    let due = performance.now() + (interval * w) / CONCURRENCY;
     while (next < total) {
+      if (interval > 0) {
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        due += interval;
+        if (next >= total) break;
+      }
       const i = next;
       next += 1;
       const t0 = performance.now();
@@ -354,7 +373,7 @@ async function load(
       rows += Array.isArray(answer) ? answer.length : 1;
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
   const seconds = (performance.now() - started) / 1000;
   const cpu1 = procCpuMs(pid);
   const client = process.cpuUsage(client0);
@@ -654,34 +673,42 @@ async function main(): Promise<void> {
     console.log(`load: ${REQUESTS} requests per route, ${CONCURRENCY} concurrent clients...`);
     const results: LoadResult[] = [];
     // Reference: the cheapest signed-in route (session look-up, no files), the floor under both.
-    results.push(await load('ref: GET /api/me', pid, base, '/api/me', userCookie, null, REQUESTS));
-    results.push(
-      await load(
-        'uploaded-files list',
-        pid,
-        base,
-        '/api/get-uploaded-files-list/',
-        userCookie,
-        listBody,
-        REQUESTS,
-      ),
-    );
-    results.push(
-      await load(
-        'admin search',
-        pid,
-        base,
-        '/api/search-results-files',
-        adminCookie,
-        searchBody,
-        REQUESTS,
-      ),
-    );
+    if (ROUTES.has('me')) {
+      results.push(
+        await load('ref: GET /api/me', pid, base, '/api/me', userCookie, null, REQUESTS),
+      );
+    }
+    if (ROUTES.has('list')) {
+      results.push(
+        await load(
+          'uploaded-files list',
+          pid,
+          base,
+          '/api/get-uploaded-files-list/',
+          userCookie,
+          listBody,
+          REQUESTS,
+        ),
+      );
+    }
+    if (ROUTES.has('search')) {
+      results.push(
+        await load(
+          'admin search',
+          pid,
+          base,
+          '/api/search-results-files',
+          adminCookie,
+          searchBody,
+          REQUESTS,
+        ),
+      );
+    }
     const serverRssAfter = procRss(pid);
 
     const title =
       `Server (${DB_KIND}), ${TOTAL_FILES} files (${USER_FILES} the beekeeper's), ` +
-      `${CONCURRENCY} concurrent clients, ${os.cpus().length} cores, load ${(facts.loadAvg as number[]).join(' ')}`;
+      `${CONCURRENCY} concurrent clients${CLIENT_RPS > 0 ? ` at ${CLIENT_RPS} req/s each` : ' (closed loop)'}, ${os.cpus().length} cores, load ${(facts.loadAvg as number[]).join(' ')}`;
     printTable(
       title,
       ['route', 'requests', 'errors', 'rps', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'rows/answer', 'KiB/answer', 'server CPU ms/req', 'client CPU ms/req', `p99 < ${TARGET_P99_MS} ms`],
@@ -732,6 +759,7 @@ async function main(): Promise<void> {
         seconds: round(seeded.seedS, 1),
       },
       concurrency: CONCURRENCY,
+      clientRps: CLIENT_RPS,
       requestsPerRoute: REQUESTS,
       load: results,
       upload: uploadResult,
