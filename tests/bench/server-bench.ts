@@ -20,7 +20,7 @@
  * (so latency = concurrency / throughput once the server is saturated).
  *
  * PostgreSQL: a fresh database on DATABASE_URL's server (default postgres://postgres@127.0.0.1:
- * 5432/test), dropped afterwards.
+ * 5432/test), dropped afterwards (unless --keep, which also keeps the temp folder).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -780,7 +780,9 @@ async function main(): Promise<void> {
     agent.destroy();
     await db?.destroy();
     if (server) await stopServer(server);
-    if (pgDatabase) {
+    if (pgDatabase && args.has('keep')) {
+      console.log(`kept database ${pgDatabase}`);
+    } else if (pgDatabase) {
       const admin = knexFactory({ client: 'pg', connection: PG_BASE, pool: { min: 0, max: 1 } });
       try {
         await admin.raw(`DROP DATABASE IF EXISTS "${pgDatabase}" WITH (FORCE)`);
