@@ -19,8 +19,11 @@ export function jsonBody(limitBytes: number): Middleware {
       return;
     }
     const declared = Number(ctx.get('content-length') || '0');
-    if (declared > limitBytes)
+    if (declared > limitBytes) {
+      // The body stays unread: the connection cannot carry another request after this answer.
+      ctx.set('Connection', 'close');
       throw new PayloadTooLarge(`Request body is larger than ${limitBytes} bytes`);
+    }
     const raw = await readLimited(ctx, limitBytes);
     let body: unknown = {};
     if (raw.trim() !== '') {
@@ -63,6 +66,7 @@ async function readLimited(ctx: Context, limitBytes: number): Promise<string> {
     size += buf.length;
     if (size > limitBytes) {
       ctx.req.unpipe();
+      ctx.set('Connection', 'close');
       throw new PayloadTooLarge(`Request body is larger than ${limitBytes} bytes`);
     }
     chunks.push(buf);

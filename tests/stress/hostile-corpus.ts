@@ -229,14 +229,19 @@ export async function makeUrlPlaylistMp4(mp4: string, dest: string, url: string)
 
 /**
  * A copy of a valid file whose bytes after the media-data marker (`mdat` for MP4, `movi` for
- * AVI) are overwritten with noise: headers intact, picture data garbage.
+ * AVI, `IDAT` for PNG) are overwritten with noise, all but the last 32 (a PNG keeps its IEND):
+ * headers intact, picture data garbage.
  */
-export async function makeScrambledCopy(src: string, dest: string, marker: 'mdat' | 'movi') {
+export async function makeScrambledCopy(
+  src: string,
+  dest: string,
+  marker: 'mdat' | 'movi' | 'IDAT',
+) {
   const data = await readFile(src);
   const at = data.indexOf(marker, 0, 'latin1');
   if (at < 0) throw new Error(`makeScrambledCopy: no ${marker} in ${src}`);
   let x = 987654321;
-  for (let i = at + 16; i < data.length; i += 1) {
+  for (let i = at + 16; i < data.length - 32; i += 1) {
     x = (x * 1103515245 + 12345) >>> 0;
     data[i] = x >>> 24;
   }
@@ -502,6 +507,13 @@ export async function buildCorpus(dir: string, canary: Canary): Promise<Corpus> 
     await makeUnsizedTruncatedAvi(avi, p('unsized.avi')),
     'unsized.avi',
     { status: 201, kind: 'video', final: 'PROCESSED' },
+  );
+  add(
+    'png-scrambled-data',
+    'PNG with an intact header and end but noise for its compressed pixels',
+    await makeScrambledCopy(png, p('scrambled.png'), 'IDAT'),
+    'scrambled.png',
+    corrupt,
   );
   return { files, validClip: mp4, validPng: png };
 }

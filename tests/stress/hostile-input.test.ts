@@ -516,6 +516,26 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
         }),
       );
       expectError(form, 413, 'PAYLOAD_TOO_LARGE');
+      // Chunked, so no Content-Length to refuse it by: stopped while reading.
+      let sent = 0;
+      const chunked = await fetch(`${server.url}/api/check-valid-user/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent === 0) controller.enqueue(new TextEncoder().encode('{"email_address":"'));
+            if (sent < 64) controller.enqueue(new Uint8Array(16 * 1024).fill(0x61));
+            else {
+              controller.enqueue(new TextEncoder().encode('","password":"x"}'));
+              controller.close();
+            }
+            sent += 1;
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+      expect(chunked.status).toBe(413);
+      seen.push(await chunked.text());
       expect(await count('users', { email: big.email })).toBe(0);
     });
 
