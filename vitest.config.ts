@@ -29,8 +29,8 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // Hostile input (issue 6): crafted files and requests through the real server, engine
-          // and CLI. One server per database; files run one at a time.
+          // Issue 6 under tests/stress/: hostile input (crafted files and requests through the
+          // real server, engine and CLI), faults and load. Files run one at a time.
           name: 'stress',
           include: ['tests/stress/**/*.test.ts'],
           testTimeout: 120_000,
