@@ -111,18 +111,25 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
     const controller = new AbortController();
     running.add(controller);
     let leaseLost = false;
+    // One renewal at a time: while the database is away, renewals would otherwise pile up in
+    // the connection pool's queue ahead of the job's own writes.
+    let renewing = false;
     const heartbeat = setInterval(
       () => {
-        extendLease(db, job, { now: clock.now(), leaseMs }).then(
-          (held) => {
-            if (!held && !controller.signal.aborted) {
-              leaseLost = true;
-              controller.abort(new Error('lease lost'));
-            }
-          },
-          (err: unknown) =>
-            logger.warn('lease renewal failed', { job: job.id, error: String(err) }),
-        );
+        if (renewing) return;
+        renewing = true;
+        extendLease(db, job, { now: clock.now(), leaseMs })
+          .then(
+            (held) => {
+              if (!held && !controller.signal.aborted) {
+                leaseLost = true;
+                controller.abort(new Error('lease lost'));
+              }
+            },
+            (err: unknown) =>
+              logger.warn('lease renewal failed', { job: job.id, error: String(err) }),
+          )
+          .finally(() => (renewing = false));
       },
       Math.max(250, Math.floor(leaseMs / 3)),
     );
