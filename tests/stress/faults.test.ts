@@ -303,6 +303,7 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
         DATA_DIR: place.dataDir,
         WORKER_CONCURRENCY: ENGINE.ok ? '1' : '0',
         RATE_LIMIT_MAX_PER_IP: '1000',
+        JOB_LEASE_SECONDS: '3',
       };
       if (kind === 'postgres') {
         const target = new URL(PG_URL);
@@ -423,6 +424,50 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
         expect(picture.json<{ file: { status: string } }>().file.status).toBe('PROCESSED');
       }
     }, 300_000);
+
+    it.skipIf(!ENGINE.ok)(
+      'a job whose results cannot be written during the outage is finished afterwards',
+      async () => {
+        const client = await registerAndSignIn(server.url, email('db-outage-job'));
+        const up = await client.upload({ name: 'v.mp4', data: await beeVideo(media, 20, 5) });
+        expect(up.status).toBe(201);
+        const fileId = up.json<{ file: { id: number } }>().file.id;
+        await waitFor(
+          'the job running',
+          async () => (await jobOf(place, fileId))?.state === 'running',
+        );
+        const seen = logger.lines.length;
+        if (proxy) await proxy.cut();
+        else {
+          sqliteLock = new sqlite3.Database(path.join(place.dataDir, 'hivesight.sqlite'));
+          await exec('BEGIN EXCLUSIVE');
+        }
+        // The analysis ends during the outage; writing its results (and the failure) fails.
+        await waitFor(
+          'the worker to report that it could not record the job',
+          () =>
+            Promise.resolve(
+              logger.lines
+                .slice(seen)
+                .some((l) => l.level === 'error' && /recording a job failed/.test(l.msg)),
+            ),
+          180_000,
+          250,
+        );
+        if (proxy) await proxy.open();
+        else {
+          await exec('ROLLBACK');
+          sqliteLock?.close();
+          sqliteLock = null;
+        }
+        const detail = await waitFinished(client, fileId, 240_000);
+        await expectCompleteReport(client, detail, 100);
+        const job = await jobOf(place, fileId);
+        expect(job?.state).toBe('done');
+        expect(job?.attempts).toBe(2);
+      },
+      420_000,
+    );
   });
 });
 
