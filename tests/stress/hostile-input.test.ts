@@ -20,6 +20,7 @@ import type { TestClient, TestResponse, TestServer } from '../integration/server
 import {
   DB_KINDS,
   TEST_PASSWORD,
+  createUserDirect,
   dbAvailable,
   grant,
   signIn,
@@ -133,15 +134,26 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
     const now = mediaSnapshot(server.dataDir);
     expect(now.incoming, 'incoming/').toEqual(since.incoming);
     expect(now.media, 'media/').toEqual(since.media);
-    // The worker may finish an earlier video meanwhile: a new preview must belong to a row.
-    const previews = new Set(
-      (
-        await typed<Array<{ preview_name: string | null }>>(
-          server.app.db('files').select('preview_name'),
-        )
-      ).map((r) => r.preview_name),
-    );
-    const orphans = now.previews.filter((f) => !since.previews.includes(f) && !previews.has(f));
+    // The worker may finish an earlier video meanwhile: it writes the preview, then the row
+    // that names it. A new preview must belong to a row once the worker is past that step.
+    const orphanPreviews = async () => {
+      const named = new Set(
+        (
+          await typed<Array<{ preview_name: string | null }>>(
+            server.app.db('files').select('preview_name'),
+          )
+        ).map((r) => r.preview_name),
+      );
+      return mediaSnapshot(server.dataDir).previews.filter(
+        (f) => !since.previews.includes(f) && !named.has(f),
+      );
+    };
+    await waitFor(
+      async () => ((await orphanPreviews()).length === 0 ? true : undefined),
+      5000,
+      'previews to be named by their rows',
+    ).catch(() => undefined);
+    const orphans = await orphanPreviews();
     expect(orphans, 'previews/ without a row').toEqual([]);
     expect(await count('files'), 'files rows').toBe(rows);
   };
@@ -695,7 +707,12 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       for (const location of SQL_HTML) {
         const res = await upload(
           owner.client,
-          { file_description: `hive ${NASTY}`, location },
+          // email_address never selects the owner, whatever it says.
+          {
+            file_description: `hive ${NASTY}`,
+            location,
+            email_address: `${user.email}' OR 1=1 --`,
+          },
           { name: 'a.png', data: fs.readFileSync(corpus!.validPng) },
         );
         expect(res.status, res.text).toBe(201);
@@ -703,6 +720,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
         expect(file.record[4]).toBe(location);
         ids.push(file.id);
       }
+      expect(await count('files', { user_id: owner.id })).toBe(SQL_HTML.length);
       const detail = remember(await owner.client.get(`/api/files/${ids[0]}`));
       expect(detail.json<{ description: string }>().description).toBe(`hive ${NASTY}`);
 
@@ -803,6 +821,14 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       );
       expectError(replay, 400, 'VALIDATION');
       expect(await signIn(server.client(), email, 'new-password-1')).toBe('USER');
+      // Two resets racing with one fresh token: exactly one wins.
+      const fresh = await resetToken(email);
+      const race = await Promise.all(
+        ['race-password-1', 'race-password-2', 'race-password-3'].map((p) =>
+          server.client().post('/api/reset-password', { token: fresh, new_password: p }),
+        ),
+      );
+      expect(race.map((r) => remember(r).status).sort()).toEqual([200, 400, 400]);
       expect(await signIn(server.client(), email, 'new-password-2')).toBe('');
     });
 
@@ -822,6 +848,19 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
         expectError(res, 400, 'VALIDATION');
       }
       expect(await signIn(server.client(), email)).toBe('USER');
+    });
+
+    it('a session id planted before sign-in is never adopted (no session fixation)', async () => {
+      const { email, password } = await createUserDirect(server);
+      const c = server.client();
+      const planted = 'P'.repeat(43);
+      c.cookies.set('hs_session', planted);
+      expect(await signIn(c, email, password)).toBe('USER');
+      expect(c.cookies.get('hs_session')).not.toBe(planted);
+      expectError(
+        remember(await server.client().get('/api/me', { cookie: `hs_session=${planted}` })),
+        401,
+      );
     });
 
     it('the cookie of a logged-out session is refused everywhere (401), uploads included', async () => {
@@ -1018,11 +1057,16 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
 describe.skipIf(!ENGINE.ok)('the file corpus through the CLI (hivesight analyze --json)', () => {
   it('refuses each hostile file with its reason, analyses the acceptable ones, never follows a reference', async () => {
     const out = path.join(workDir, 'cli-out');
+    // A picture whose name is a shell and path injection: outputs stay plain names inside --out.
+    const weird = path.join(workDir, 'cli-in', '..\n;rm -rf ~; $(id) <b>.png');
+    fs.mkdirSync(path.dirname(weird), { recursive: true });
+    fs.copyFileSync(corpus!.validPng, weird);
     const res = await execa(
       'node',
       [
         path.join(ROOT, 'bin/hivesight.mjs'),
         'analyze',
+        weird,
         ...CORPUS.map((c) => c.file),
         '--json',
         '--out',
@@ -1042,6 +1086,9 @@ describe.skipIf(!ENGINE.ok)('the file corpus through the CLI (hivesight analyze 
         expect(done.has(c.file), c.id).toBe(true);
       else expect(failed.get(c.file), c.id).toMatch(/\w+/);
     }
+    expect(done.has(weird)).toBe(true);
+    for (const f of fs.readdirSync(out)) expect(f).toMatch(/^[\w.-]+$/);
+    expect(fs.readdirSync(path.dirname(workDir)).filter((f) => f.includes('rm -rf'))).toEqual([]);
     expect(`${res.stdout}\n${res.stderr}`).not.toContain(canary.marker);
     expect(filesContaining(out, canary.marker)).toEqual([]);
     expect(canary.hits()).toBe(0);
