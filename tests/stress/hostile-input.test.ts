@@ -54,6 +54,11 @@ const canary = await makeCanary(workDir);
 const corpus: Corpus | null = ENGINE.ok ? await buildCorpus(workDir, canary) : null;
 const CORPUS: CorpusFile[] = corpus?.files ?? [];
 
+const consoleDir = path.join(workDir, 'console');
+fs.mkdirSync(path.join(consoleDir, 'assets'), { recursive: true });
+fs.writeFileSync(path.join(consoleDir, 'index.html'), '<!doctype html><title>HiveSight</title>');
+fs.writeFileSync(path.join(consoleDir, 'assets', 'app.js'), 'console.log(1);');
+
 /** Every response body and header block the tests received, to search for the marker. */
 const seen: string[] = [];
 afterAll(async () => {
@@ -168,6 +173,8 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       logger,
       mailer,
       env: { RATE_LIMIT_MAX_PER_IP: '1000', RATE_LIMIT_MAX_PER_EMAIL: '1000' },
+      // A console folder right beside the secret file: ../secret.txt is one step away.
+      consoleDir,
     });
     user = await userWithLocations(server);
     before = mediaSnapshot(server.dataDir);
@@ -888,6 +895,41 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       );
       expectError(remember(await c.get('/api/me', { cookie: `hs_session=' OR 1=1 --` })), 401);
       await expectNothingLeft(snap, rows);
+    });
+  });
+
+  describe.skipIf(!run)('paths', () => {
+    it('encoded and raw ../ paths to the console never serve a file outside it', async () => {
+      const secret = path.basename(canary.secretFile);
+      const paths = [
+        `/../${secret}`,
+        `/..%2f${secret}`,
+        `/%2e%2e/${secret}`,
+        `/%2e%2e%2f${secret}`,
+        `/assets/../../${secret}`,
+        `/assets/..%2f..%2f${secret}`,
+        `/..%5c${secret}`,
+        `/%c0%ae%c0%ae/${secret}`,
+        `/%00`,
+        `/%E0%A4%A`,
+        `/assets/%2e%2e/%2e%2e/${secret}`,
+        `//${canary.secretFile}`,
+      ];
+      for (const p of paths) {
+        const res = await rawHttp(
+          server.url,
+          [`GET ${p} HTTP/1.1`, `Host: ${new URL(server.url).host}`, 'Connection: close'].join(
+            '\r\n',
+          ),
+          new Uint8Array(0),
+        );
+        seen.push(res.raw);
+        expect(res.status, p).not.toBeNull();
+        expect(res.status! < 500, `${p}: ${res.status}`).toBe(true);
+        expect(res.raw, p).not.toContain(canary.marker);
+      }
+      // The real files are still served.
+      expect((await server.client().get('/assets/app.js')).status).toBe(200);
     });
   });
 
