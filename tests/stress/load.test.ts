@@ -48,7 +48,8 @@ describe.skipIf(!ENGINE.ok)('load (short form)', () => {
       expect(summary.uploads.pictures).toBeGreaterThan(0);
       expect(summary.uploads.processed).toBe(summary.uploads.pictures + summary.uploads.videos);
       const lists = summary.routes.find((r) => r.route === 'POST get-uploaded-files-list');
-      expect(lists?.requests).toBeGreaterThan(20 * 5);
+      // Every user polled (how often depends on the machine: no timing assertion).
+      expect(lists?.requests).toBeGreaterThanOrEqual(20);
       expect((run as { code?: number }).code ?? 0, out).toBe(0);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
