@@ -182,6 +182,26 @@ export async function makeUnsizedTruncatedAvi(avi: string, dest: string, keep = 
   return writeBytes(dest, cut);
 }
 
+/** A valid mp4 followed by `count` empty top-level `free` boxes (a box flood). */
+export async function makeBoxFloodMp4(mp4: string, dest: string, count = 25_000) {
+  const box = Buffer.alloc(8);
+  box.writeUInt32BE(8, 0);
+  box.write('free', 4, 'latin1');
+  return writeBytes(
+    dest,
+    Buffer.concat([await readFile(mp4), Buffer.concat(Array.from({ length: count }, () => box))]),
+  );
+}
+
+/** A valid mp4 followed by a box whose 64-bit size claims ~8 exabytes. */
+export async function makeHugeBoxMp4(mp4: string, dest: string) {
+  const box = Buffer.alloc(24);
+  box.writeUInt32BE(1, 0); // "the 64-bit size follows"
+  box.write('mdat', 4, 'latin1');
+  box.writeBigUInt64BE(0x7ffffffffffffff0n, 8);
+  return writeBytes(dest, Buffer.concat([await readFile(mp4), box]));
+}
+
 /** A valid JPEG whose frame header (SOF0) is patched to declare 65500 x 65500 pixels. */
 export async function makeJpegBomb(jpeg: string, dest: string): Promise<string> {
   const data = await readFile(jpeg);
@@ -513,6 +533,20 @@ export async function buildCorpus(dir: string, canary: Canary): Promise<Corpus> 
     'PNG with an intact header and end but noise for its compressed pixels',
     await makeScrambledCopy(png, p('scrambled.png'), 'IDAT'),
     'scrambled.png',
+    corrupt,
+  );
+  add(
+    'mp4-box-flood',
+    'valid mp4 followed by 25 000 empty boxes',
+    await makeBoxFloodMp4(mp4, p('box-flood.mp4')),
+    'box-flood.mp4',
+    unsupported,
+  );
+  add(
+    'mp4-huge-box',
+    'valid mp4 followed by a box whose 64-bit size claims ~8 exabytes',
+    await makeHugeBoxMp4(mp4, p('huge-box.mp4')),
+    'huge-box.mp4',
     corrupt,
   );
   return { files, validClip: mp4, validPng: png };
