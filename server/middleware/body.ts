@@ -61,15 +61,23 @@ export function hasNul(text: string): boolean {
 async function readLimited(ctx: Context, limitBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > limitBytes) {
-      ctx.req.unpipe();
-      ctx.set('Connection', 'close');
-      throw new PayloadTooLarge(`Request body is larger than ${limitBytes} bytes`);
+  try {
+    for await (const chunk of ctx.req) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size > limitBytes) {
+        ctx.req.unpipe();
+        ctx.set('Connection', 'close');
+        throw new PayloadTooLarge(`Request body is larger than ${limitBytes} bytes`);
+      }
+      chunks.push(buf);
     }
-    chunks.push(buf);
+  } catch (err) {
+    // The client went away mid-body (Node's "aborted", code ECONNRESET): the client's doing,
+    // not a server fault, and not the database being down, which ECONNRESET would read as.
+    if (!(err instanceof PayloadTooLarge) && !ctx.req.complete)
+      throw new ValidationError('The request was interrupted before its body arrived.');
+    throw err;
   }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -257,6 +257,35 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       await expectNothingLeft(snap, rows);
     });
 
+    it('a JSON body cut short by a client that gives up: logged as a 400, not a 503 "database down" error', async () => {
+      const errorsBefore = logger.lines.filter((l) => l.includes('"level":"error"')).length;
+      const requestsBefore = logger.lines.length;
+      const body = new TextEncoder().encode('{"email_address": "a@example.com", "password": "x');
+      const res = await rawHttp(
+        server.url,
+        [
+          'POST /api/check-valid-user/ HTTP/1.1',
+          `Host: ${new URL(server.url).host}`,
+          'Content-Type: application/json',
+          `Content-Length: ${body.length + 1000}`,
+        ].join('\r\n'),
+        body,
+        { halfClose: true },
+      );
+      seen.push(res.raw);
+      expect(res.status === null || res.status === 400, res.raw).toBe(true);
+      const line = await waitFor(
+        () =>
+          logger.lines
+            .slice(requestsBefore)
+            .find((l) => l.includes('"msg":"request"') && l.includes('/api/check-valid-user/')),
+        5000,
+        'the request log line',
+      );
+      expect(JSON.parse(line)).toMatchObject({ status: 400 });
+      expect(logger.lines.filter((l) => l.includes('"level":"error"')).length).toBe(errorsBefore);
+    });
+
     it('Content-Length smaller than the body: the cut form is refused with 400, nothing kept', async () => {
       const snap = mediaSnapshot(server.dataDir);
       const rows = await count('files');
