@@ -1030,6 +1030,23 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       expect(await count('users')).toBe(users);
       await expectNothingLeft(snap, rows);
     });
+
+    it('no CORS grant: another origin can neither read answers nor preflight a write', async () => {
+      const read = remember(await user.client.get('/api/me', evil));
+      expect(read.headers.get('access-control-allow-origin')).toBeNull();
+      expect(read.headers.get('access-control-allow-credentials')).toBeNull();
+      const preflight = remember(
+        await user.client.request('OPTIONS', '/api/upload_docs/', {
+          headers: {
+            ...evil,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type',
+          },
+        }),
+      );
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+      expect(preflight.status).toBeLessThan(500);
+    });
   });
 
   describe.skipIf(!run)('afterwards', () => {
