@@ -211,6 +211,24 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
     });
   });
 
+  describe.skipIf(!run)('the whole file corpus at once', () => {
+    it('every file uploaded concurrently gets the same answer as alone; nothing partial', async () => {
+      const snap = mediaSnapshot(server.dataDir);
+      const rows = await count('files');
+      const answers = await Promise.all(
+        CORPUS.map((c) =>
+          upload(user.client, fields, { name: c.uploadName, data: fs.readFileSync(c.file) }),
+        ),
+      );
+      const got = answers.map((r, i) => `${CORPUS[i]!.id} ${r.status}`);
+      expect(got).toEqual(CORPUS.map((c) => `${c.id} ${c.expected.status}`));
+      const accepted = CORPUS.filter((c) => c.expected.status === 201).length;
+      expect(await count('files')).toBe(rows + accepted);
+      expect(mediaSnapshot(server.dataDir).media.length).toBe(snap.media.length + accepted);
+      expect(mediaSnapshot(server.dataDir).incoming).toEqual([]);
+    });
+  });
+
   describe.skipIf(!run)('requests that lie about their body', () => {
     const uploadHead = (length: number) =>
       [
@@ -1080,12 +1098,15 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       );
       for (const v of videos)
         expect(v.status, v.original_name).toBe(expectedFinal.get(v.original_name) ?? 'PROCESSED');
-      expect(videos.length).toBe(expectedFinal.size + 1);
+      // Each accepted video was uploaded twice (alone, then with the whole corpus at once).
+      expect(videos.length).toBe(2 * expectedFinal.size + 1);
       // A failed file says why, and has no report (409), not a 500.
       const failed = await typed<Array<{ id: number; status_reason: string | null }>>(
         server.app.db('files').where('status', 'FAILED').select('id', 'status_reason'),
       );
-      expect(failed.length).toBe([...expectedFinal.values()].filter((f) => f === 'FAILED').length);
+      expect(failed.length).toBe(
+        2 * [...expectedFinal.values()].filter((f) => f === 'FAILED').length,
+      );
       for (const f of failed) {
         expect(f.status_reason).toMatch(/damaged|decoded/);
         expectError(remember(await user.client.get(`/api/files/${f.id}/report.csv`)), 409);
