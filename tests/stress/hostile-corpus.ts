@@ -40,6 +40,8 @@ export interface Expected {
   kind?: 'image' | 'video';
   /** For accepted videos: the final status the worker must reach. */
   final?: 'PROCESSED' | 'FAILED';
+  /** For accepted uploads: the extension it is stored under (what it is, not its name). */
+  stored?: 'jpg' | 'png' | 'mp4' | 'avi';
 }
 
 export interface CorpusFile {
@@ -350,14 +352,14 @@ export async function buildCorpus(dir: string, canary: Canary): Promise<Corpus> 
     'a real JPEG named .mp4 (content decides: taken as a picture, stored as .jpg)',
     await copyAs(jpeg, p('photo.mp4')),
     'photo.mp4',
-    { status: 201, kind: 'image' },
+    { status: 201, kind: 'image', stored: 'jpg' },
   );
   add(
     'mp4-as-jpg',
     'a real MP4 named .jpg (content decides: queued as a video, stored as .mp4)',
     await copyAs(mp4, p('clip.jpg')),
     'clip.jpg',
-    { status: 201, kind: 'video', final: 'PROCESSED' },
+    { status: 201, kind: 'video', final: 'PROCESSED', stored: 'mp4' },
   );
   add(
     'garbage-png',
@@ -469,7 +471,7 @@ export async function buildCorpus(dir: string, canary: Canary): Promise<Corpus> 
     'valid mp4 with HLS playlist text (to the secret file) in a free box: decoded, never followed',
     await makePlaylistMp4(out, secret, 'carries-list.mp4'),
     'carries-list.mp4',
-    { status: 201, kind: 'video', final: 'PROCESSED' },
+    { status: 201, kind: 'video', final: 'PROCESSED', stored: 'mp4' },
   );
   add(
     'jpeg-bomb',
@@ -483,7 +485,7 @@ export async function buildCorpus(dir: string, canary: Canary): Promise<Corpus> 
     'valid JPEG with an HLS playlist (to the local URL) in a comment segment: a picture, never followed',
     await makeJpegWithPlaylist(jpeg, p('comment.jpg'), hlsUrlPlaylist(canary.url)),
     'comment.jpg',
-    { status: 201, kind: 'image' },
+    { status: 201, kind: 'image', stored: 'jpg' },
   );
   add(
     'avi-hls-url',
@@ -497,21 +499,21 @@ export async function buildCorpus(dir: string, canary: Canary): Promise<Corpus> 
     'valid mp4 with an HLS playlist (to the local URL) in a free box: decoded, never followed',
     await makeUrlPlaylistMp4(mp4, p('carries-url.mp4'), canary.url),
     'carries-url.mp4',
-    { status: 201, kind: 'video', final: 'PROCESSED' },
+    { status: 201, kind: 'video', final: 'PROCESSED', stored: 'mp4' },
   );
   add(
     'mp4-scrambled-data',
     'mp4 (movie header first) with intact headers and noise for picture data',
     await makeScrambledCopy(fastMp4, p('scrambled.mp4'), 'mdat'),
     'scrambled.mp4',
-    { status: 201, kind: 'video', final: 'FAILED' },
+    { status: 201, kind: 'video', final: 'FAILED', stored: 'mp4' },
   );
   add(
     'avi-scrambled-data',
     'avi with intact headers and noise for picture data',
     await makeScrambledCopy(avi, p('scrambled.avi'), 'movi'),
     'scrambled.avi',
-    { status: 201, kind: 'video', final: 'FAILED' },
+    { status: 201, kind: 'video', final: 'FAILED', stored: 'avi' },
   );
   add(
     'avi-absurd-frames',
@@ -526,7 +528,7 @@ export async function buildCorpus(dir: string, canary: Canary): Promise<Corpus> 
       'nothing says it was cut, so the decodable part is analysed',
     await makeUnsizedTruncatedAvi(avi, p('unsized.avi')),
     'unsized.avi',
-    { status: 201, kind: 'video', final: 'PROCESSED' },
+    { status: 201, kind: 'video', final: 'PROCESSED', stored: 'avi' },
   );
   add(
     'png-scrambled-data',
