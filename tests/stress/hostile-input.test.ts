@@ -894,6 +894,51 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       expect(await signIn(server.client(), email, 'new-password-2')).toBe('');
     });
 
+    it('a forged Host / X-Forwarded-Host never makes the reset link point elsewhere', async () => {
+      const email = await signUp(server.client(), { email: uniqueEmail('poison') });
+      const body = new TextEncoder().encode(JSON.stringify({ email_address: email }));
+      const res = await rawHttp(
+        server.url,
+        [
+          'POST /api/forgot-password HTTP/1.1',
+          'Host: evil.example',
+          'X-Forwarded-Host: evil.example',
+          'X-Forwarded-Proto: https',
+          'Content-Type: application/json',
+          `Content-Length: ${body.length}`,
+          'Connection: close',
+        ].join('\r\n'),
+        body,
+      );
+      seen.push(res.raw);
+      expect(res.status, res.raw).toBe(200);
+      const mail = [...mailer.messages].reverse().find((m) => m.to === email);
+      expect(mail?.text).toContain(`${server.app.config.publicUrl}/reset-password?token=`);
+      expect(mail?.text).not.toContain('evil.example');
+    });
+
+    it('a request carrying both Content-Length and Transfer-Encoding (smuggling) is refused', async () => {
+      const users = await count('users');
+      const smuggled =
+        '0\r\n\r\nPOST /api/register-user/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        `Content-Length: 120\r\n\r\n{"name":"s","email":"${uniqueEmail('smuggled')}","password":"${TEST_PASSWORD}","confirmPassword":"${TEST_PASSWORD}"}`;
+      const res = await rawHttp(
+        server.url,
+        [
+          'POST /api/check-valid-user/ HTTP/1.1',
+          `Host: ${new URL(server.url).host}`,
+          'Content-Type: application/json',
+          'Content-Length: 4',
+          'Transfer-Encoding: chunked',
+        ].join('\r\n'),
+        new TextEncoder().encode(smuggled),
+      );
+      seen.push(res.raw);
+      expect(res.status, res.raw).toBe(400);
+      expect(res.raw.match(/HTTP\/1\.1 /g)?.length ?? 0).toBe(1);
+      expect(await count('users')).toBe(users);
+    });
+
     it('an expired token (61 minutes) and a forged one are refused (400)', async () => {
       const c = server.client();
       const email = await signUp(c, { email: uniqueEmail('expired') });
