@@ -16,7 +16,7 @@
  *   npm run load -- --seconds 10 --users 20 --videos 3
  *
  * Options: --seconds 60 --users 100 --videos 20 --video-seconds 10 --upload-every 60
- * --db sqlite|postgres --workers 0 --drain-seconds 900 --json FILE (default
+ * --db sqlite|postgres --workers 0 --serve-worker 1 (0: the serve runs no analysis worker) --drain-seconds 900 --json FILE (default
  * bench-out/load-<db>-<workers>w.json). The client runs on the same machine as the server(s), so
  * the figures include its own CPU use.
  */
@@ -42,6 +42,7 @@ interface Options {
   uploadEvery: number;
   db: DbKind;
   workers: number;
+  serveWorker: number;
   drainSeconds: number;
   json: string;
 }
@@ -80,6 +81,7 @@ function parseOptions(argv: string[]): Options {
     uploadEvery: num('upload-every', 60, 1),
     db,
     workers: Math.round(num('workers', 0, 0)),
+    serveWorker: Math.round(num('serve-worker', 1, 0)),
     drainSeconds: num('drain-seconds', 900, 10),
   };
   const json =
@@ -176,10 +178,11 @@ async function main(): Promise<number> {
     RATE_LIMIT_MAX_PER_EMAIL: '1000000',
     WORKER_CONCURRENCY: '1',
   };
+  const serveEnv = { ...env, WORKER_CONCURRENCY: String(opts.serveWorker) };
   try {
     console.log(
       `load: ${opts.users} users, ${opts.seconds} s, ${opts.videos} videos of ${opts.videoSeconds} s, ` +
-        `a picture per user every ${opts.uploadEvery} s, ${opts.db}, serve + ${opts.workers} extra worker(s); ` +
+        `a picture per user every ${opts.uploadEvery} s, ${opts.db}, serve (worker ${opts.serveWorker ? 'in-process' : 'off'}) + ${opts.workers} extra worker(s); ` +
         `${os.cpus().length} CPU cores, load average ${os
           .loadavg()
           .map((l) => l.toFixed(1))
@@ -206,7 +209,7 @@ async function main(): Promise<number> {
       clips.push(fs.readFileSync(file));
     }
 
-    const serve = await startCli('serve', env, { name: 'serve' });
+    const serve = await startCli('serve', serveEnv, { name: 'serve' });
     procs.push(serve);
     // Workers after the serve has migrated the database (concurrent migrations lock each other out).
     for (let i = 0; i < opts.workers; i += 1)
