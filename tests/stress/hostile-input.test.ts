@@ -8,6 +8,7 @@
  * is stuck, and the secret file's marker appears nowhere (responses, logs, mails, DATA_DIR,
  * tables, CLI output) while the local URL the files point at was never requested.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -1223,12 +1224,19 @@ describe.skipIf(!ENGINE.ok)('the file corpus through the CLI (hivesight analyze 
     const weird = path.join(workDir, 'cli-in', '..\n;rm -rf ~; $(id) <b>.png');
     fs.mkdirSync(path.dirname(weird), { recursive: true });
     fs.copyFileSync(corpus!.validPng, weird);
+    // A pipe and a device under media names: opening the pipe would wait for a writer forever.
+    const fifo = path.join(workDir, 'cli-in', 'pipe.mp4');
+    execFileSync('mkfifo', [fifo]);
+    const device = path.join(workDir, 'cli-in', 'zero.mp4');
+    fs.symlinkSync('/dev/zero', device);
     const res = await execa(
       'node',
       [
         path.join(ROOT, 'bin/hivesight.mjs'),
         'analyze',
         weird,
+        fifo,
+        device,
         ...CORPUS.map((c) => c.file),
         '--json',
         '--out',
@@ -1249,6 +1257,8 @@ describe.skipIf(!ENGINE.ok)('the file corpus through the CLI (hivesight analyze 
       else expect(failed.get(c.file), c.id).toMatch(/\w+/);
     }
     expect(done.has(weird)).toBe(true);
+    expect(failed.get(fifo)).toMatch(/special file/);
+    expect(failed.get(device)).toMatch(/special file/);
     for (const f of fs.readdirSync(out)) expect(f).toMatch(/^[\w.-]+$/);
     expect(fs.readdirSync(path.dirname(workDir)).filter((f) => f.includes('rm -rf'))).toEqual([]);
     expect(`${res.stdout}\n${res.stderr}`).not.toContain(canary.marker);

@@ -68,9 +68,13 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       progress.start(label);
       let result: AnalysisOutput;
       try {
-        // Missing paths and folders get a plain message before the engine sees them.
-        if (!(await fs.stat(file)).isFile())
-          throw new UserError(`${file}: is a folder, not a file`);
+        // Missing paths, folders and special files (FIFOs, devices) get a plain message before
+        // the engine sees them (opening a FIFO would wait for a writer forever).
+        const st = await fs.stat(file);
+        if (!st.isFile())
+          throw new UserError(
+            `${file}: ${st.isDirectory() ? 'is a folder' : 'is a special file (a pipe or a device)'}, not a picture or video`,
+          );
         result = await engine.analyse(file, {
           keepPreviewFrame: true,
           signal: controller.signal,
