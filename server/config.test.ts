@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       jobMaxAttempts: 3,
       maxVideoSeconds: 600,
       mediaTimeoutSeconds: 120,
+      analysisThread: true,
       trustProxy: false,
     });
     expect(Object.isFrozen(c)).toBe(true);
@@ -51,6 +52,7 @@ describe('loadConfig', () => {
       WORKER_CONCURRENCY: '0',
       TRUST_PROXY: 'yes',
       MEDIA_TIMEOUT_SECONDS: '30',
+      ANALYSIS_THREAD: 'off',
     });
     expect(c.port).toBe(9000);
     expect(c.dataDir).toBe('/srv/hs');
@@ -65,6 +67,7 @@ describe('loadConfig', () => {
     expect(c.trustProxy).toBe(true);
     expect(c.model).toBe('models/x.json');
     expect(c.mediaTimeoutSeconds).toBe(30);
+    expect(c.analysisThread).toBe(false);
   });
 
   it('fails once, naming every bad key', () => {

@@ -35,6 +35,8 @@ export interface Config {
   readonly maxVideoSeconds: number;
   /** Longest one ffprobe run or one decode may wait on the tool before it is killed (seconds). */
   readonly mediaTimeoutSeconds: number;
+  /** Run the analysis engine in a worker thread, so inference never holds the HTTP requests. */
+  readonly analysisThread: boolean;
   /** Trust X-Forwarded-* (client IP for rate limits) when behind a reverse proxy. */
   readonly trustProxy: boolean;
   /** Sliding-window rate limits for sign-in and forgot-password. */
@@ -163,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobMaxAttempts: int('JOB_MAX_ATTEMPTS', 3, 1, 100),
     maxVideoSeconds: int('MAX_VIDEO_SECONDS', 600, 1),
     mediaTimeoutSeconds: int('MEDIA_TIMEOUT_SECONDS', 120, 1),
+    analysisThread: bool('ANALYSIS_THREAD', true),
     trustProxy: bool('TRUST_PROXY', false),
     rateLimitWindowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 900, 1),
     rateLimitMaxPerEmail: int('RATE_LIMIT_MAX_PER_EMAIL', 10, 1),

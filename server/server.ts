@@ -12,6 +12,7 @@ import { createApp } from './app.ts';
 import type { AppOptions } from './app.ts';
 import { migrateLatest } from './db.ts';
 import { createUser, findUserByEmail } from './users/repo.ts';
+import { closeEngineFor } from './files/engine.ts';
 
 export interface RunningServer {
   app: AppContext;
@@ -95,6 +96,7 @@ export async function startServer(
         server.closeIdleConnections();
       });
       await worker?.stop();
+      await closeEngineFor(app);
       app.mailer.close();
       await app.db.destroy();
     })();
