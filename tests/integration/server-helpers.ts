@@ -25,28 +25,12 @@ import { startServer } from '../../server/server.ts';
 import type { Role } from '../../server/auth/sessions.ts';
 import { createUser, findUserByEmail, grantProduct } from '../../server/users/repo.ts';
 import type { ProductName } from '../../server/users/plans.ts';
+import { PG_URL, postgresAnswers } from '../support/postgres.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
-export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { PG_URL };
 
-async function probePostgres(): Promise<boolean> {
-  const db = knexFactory({
-    client: 'pg',
-    connection: PG_URL,
-    pool: { min: 0, max: 1 },
-    acquireConnectionTimeout: 3000,
-  });
-  try {
-    await db.raw('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await db.destroy();
-  }
-}
-
-export const PG_AVAILABLE = await probePostgres();
+export const PG_AVAILABLE = await postgresAnswers();
 if (!PG_AVAILABLE)
   console.warn(`[server tests] PostgreSQL not reachable at ${PG_URL}: postgres suites are skipped`);
 

@@ -13,29 +13,14 @@ import path from 'node:path';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import { createDb } from '../../server/db.ts';
+import { PG_URL } from '../support/postgres.ts';
+
+export { PG_URL, postgresAnswers } from '../support/postgres.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const CLI = path.join(ROOT, 'bin', 'hivesight.mjs');
-export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export type DbKind = 'sqlite' | 'postgres';
-
-export async function postgresAnswers(url = PG_URL): Promise<boolean> {
-  const db = knexFactory({
-    client: 'pg',
-    connection: url,
-    pool: { min: 0, max: 1 },
-    acquireConnectionTimeout: 3000,
-  });
-  try {
-    await db.raw('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await db.destroy();
-  }
-}
 
 /** Where one test's server keeps its data: a temp DATA_DIR, plus a PostgreSQL schema. */
 export interface DataPlace {
