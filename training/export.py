@@ -98,7 +98,9 @@ def write_card(out: Path, ckpt: dict[str, Any], ms: float) -> None:
         "normalization": {"scale": 1 / 255, "mean": [0, 0, 0], "std": [1, 1, 1]},
         "output": {"name": "detections", "format": "yolo"},
         "thresholds": {"score": round(thr, 3), "nms_iou": 0.5, **({"per_class": per_class} if per_class else {})},
-        "metrics": {"training_val": {k: (round(v, 4) if isinstance(v, float) else v) for k, v in val.items()}},
+        # NaN (a class with no validation boxes, e.g. in the smoke run) is not JSON: write null.
+        "metrics": {"training_val": {k: (None if isinstance(v, float) and v != v else round(v, 4) if isinstance(v, float) else v)
+                                     for k, v in val.items()}},
         "training": {
             "sources": SOURCES,
             "command": ckpt.get("command", ""),
@@ -124,7 +126,7 @@ def write_card(out: Path, ckpt: dict[str, Any], ms: float) -> None:
             "Trained from scratch on CPU for a short time; a tiny network (~120k parameters).",
         ],
     }
-    (out / f"{NAME}.card.json").write_text(json.dumps(card, indent=2) + "\n")
+    (out / f"{NAME}.card.json").write_text(json.dumps(card, indent=2, allow_nan=False) + "\n")
 
 
 def evaluate_onnx(onnx_path: Path, data: Path) -> dict[str, float]:
