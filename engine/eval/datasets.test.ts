@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,19 @@ describe('YOLO datasets', () => {
     expect(first.height).toBeCloseTo(0.4);
     // b.png has no label file: a background image.
     expect(ds.images[1]!.gt).toEqual([]);
+  });
+
+  it('follows symbolic links to images (a dataset view built from links)', async () => {
+    await put({
+      'classes.txt': 'Worker-Bee-No-Pollen\n',
+      'source/a.jpg': 'x',
+      'labels/a.txt': '0 0.5 0.5 0.2 0.4\n',
+    });
+    await mkdir(path.join(root, 'images'));
+    await symlink(path.join(root, 'source', 'a.jpg'), path.join(root, 'images', 'a.jpg'));
+    await symlink(path.join(root, 'missing.jpg'), path.join(root, 'images', 'dangling.jpg'));
+    const ds = await readDataset(root, map);
+    expect(ds.kind === 'boxes' && ds.images.map((i) => path.basename(i.path))).toEqual(['a.jpg']);
   });
 
   it('reads a split folder with data.yaml in the parent (Roboflow export)', async () => {

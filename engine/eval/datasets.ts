@@ -67,9 +67,27 @@ export async function readDataset(root: string, labelMap: LabelMap): Promise<Dat
   );
 }
 
-async function listDir(dir: string) {
+interface DirEntry {
+  name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+}
+
+/** A folder's entries, symbolic links followed (dataset views are often built from links). */
+async function listDir(dir: string): Promise<DirEntry[]> {
   try {
-    return await fs.readdir(dir, { withFileTypes: true });
+    const entries = await fs.readdir(dir, { withFileTypes: true });
+    return await Promise.all(
+      entries.map(async (entry): Promise<DirEntry> => {
+        if (!entry.isSymbolicLink()) return entry;
+        const target = await fs.stat(path.join(dir, entry.name)).catch(() => null);
+        return {
+          name: entry.name,
+          isFile: () => target?.isFile() ?? false,
+          isDirectory: () => target?.isDirectory() ?? false,
+        };
+      }),
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
