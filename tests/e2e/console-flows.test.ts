@@ -418,6 +418,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
   it('ends the local session when the server says 401', async () => {
     const p = await page();
     await signInThroughUi(p, user.email, user.password);
+    // A session refresh answered after the clear would put the cookie back: let them land first.
+    await p.waitForLoadState('networkidle');
     await p.context().clearCookies();
     await p.goto('/file-upload-list');
     await p.getByRole('button', { name: 'Sign In' }).waitFor();
