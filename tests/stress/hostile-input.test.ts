@@ -158,7 +158,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
     // 'running' a moment before or after that): a preview still unnamed after that is an orphan.
     await waitFor(
       async () => ((await orphanPreviews()).length === 0 ? true : undefined),
-      15_000,
+      60_000,
       'a finishing job to record its preview',
     ).catch(() => undefined);
     const orphans = await orphanPreviews();
