@@ -1,6 +1,6 @@
 """Validation: AP50 per class, best-F1 score threshold, count error, pollen-crop accuracy.
 
-Images are fed the way the engine feeds them: scaled to fit 960x544 preserving aspect,
+Images are fed the way the engine feeds them: scaled to fit 960x544 preserving aspect (never enlarged),
 padded to a multiple of 32.
 """
 from __future__ import annotations
@@ -20,7 +20,8 @@ HONEYBEE = "honeybee"  # bee|pollen|drone merged, for Roboflow "Bees" (subtype u
 
 
 def letterbox(im: Image.Image) -> tuple[np.ndarray, float]:
-    r = min(NOMINAL[0] / im.width, NOMINAL[1] / im.height)
+    # Never enlarged, like the engine (card input.max_upscale = 1).
+    r = min(1.0, NOMINAL[0] / im.width, NOMINAL[1] / im.height)
     w, h = max(1, round(im.width * r)), max(1, round(im.height * r))
     pw, ph = (w + 31) // 32 * 32, (h + 31) // 32 * 32
     canvas = Image.new("RGB", (pw, ph), (114, 114, 114))

@@ -82,9 +82,19 @@ describe('Detector (shipped model)', () => {
     expect(detector.inputSizeFor(1920, 1080)).toEqual({ width: 960, height: 544 });
     expect(detector.inputSizeFor(3840, 1080)).toEqual({ width: 960, height: 256 });
     expect(detector.inputSizeFor(1080, 1920)).toEqual({ width: 320, height: 544 });
-    expect(detector.inputSizeFor(640, 480)).toEqual({ width: 736, height: 544 });
     expect(detector.inputSizeFor(10_000, 10)).toEqual({ width: 960, height: 32 });
     expect(() => detector.inputSizeFor(0, 10)).toThrow(RangeError);
+  });
+
+  it('never enlarges a smaller source unless the card allows it', async () => {
+    const detector = await Detector.open(CARD);
+    expect(detector.card.input.maxUpscale).toBe(1);
+    expect(detector.inputSizeFor(640, 480)).toEqual({ width: 640, height: 480 });
+    expect(detector.inputSizeFor(180, 300)).toEqual({ width: 192, height: 288 });
+    const card = { ...detector.card, input: { ...detector.card.input, maxUpscale: 2 } };
+    const enlarging = Detector.fromCard(card);
+    expect(enlarging.inputSizeFor(640, 480)).toEqual({ width: 736, height: 544 });
+    expect(enlarging.inputSizeFor(180, 300)).toEqual({ width: 320, height: 544 });
   });
 
   it('loads the session lazily, once, and returns boxes in source pixels', async () => {

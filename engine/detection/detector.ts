@@ -93,15 +93,15 @@ export class Detector {
 
   /**
    * The frame size to decode a `sourceWidth` x `sourceHeight` source at: scaled to fit inside the
-   * card's nominal size, aspect preserved. For a dynamic model both sides are rounded to multiples
+   * card's nominal size, aspect preserved, enlarged no more than the card's `max_upscale`. For a dynamic model both sides are rounded to multiples
    * of the stride; for a fixed one the frame is letterboxed into the nominal size by `detect`.
    */
   inputSizeFor(sourceWidth: number, sourceHeight: number): { width: number; height: number } {
     if (!(sourceWidth > 0 && sourceHeight > 0 && Number.isFinite(sourceWidth * sourceHeight))) {
       throw new RangeError(`Invalid source size ${sourceWidth}x${sourceHeight}`);
     }
-    const { width: W, height: H, dynamic, stride } = this.card.input;
-    const scale = Math.min(W / sourceWidth, H / sourceHeight);
+    const { width: W, height: H, dynamic, stride, maxUpscale } = this.card.input;
+    const scale = Math.min(maxUpscale, W / sourceWidth, H / sourceHeight);
     if (dynamic) {
       const side = (src: number, max: number) =>
         Math.min(max, Math.max(stride, Math.round((src * scale) / stride) * stride));

@@ -23,6 +23,12 @@ export interface ModelCard {
     dynamic: boolean;
     stride: number;
     channels: 'RGB' | 'BGR';
+    /**
+     * How far a source smaller than width x height may be enlarged (default 1: never). The
+     * model learnt insects at their own pixel sizes; blowing a 180x300 close-up up to 544 px
+     * tall shows it a bee larger than anything it was trained on.
+     */
+    maxUpscale: number;
   };
   normalization: { scale: number; mean: [number, number, number]; std: [number, number, number] };
   output: { name: string; format: string };
@@ -155,6 +161,8 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
       inp.channels === 'RGB' || inp.channels === 'BGR'
         ? inp.channels
         : (bad('input.channels', 'must be "RGB" or "BGR"'), 'RGB'),
+    maxUpscale:
+      inp.max_upscale === undefined ? 1 : num(inp.max_upscale, 'input.max_upscale', 1, 16),
   };
   if (input.dynamic && input.stride > 0) {
     if (input.width % input.stride !== 0)
