@@ -8,6 +8,7 @@ const input = {
   dynamic: true,
   stride: 4,
   channels: 'RGB' as const,
+  maxUpscale: 1,
 };
 const normalization = {
   scale: 1 / 255,
