@@ -21,6 +21,24 @@ export interface SessionUser {
 /** Extend a session's expiry at most once a minute, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+/**
+ * How long a looked-up session is trusted from memory before the database is asked again.
+ * Every API call starts with this look-up, and the join was the largest single cost of a
+ * cheap route under load. Logout and password reset in this process forget the entry at once;
+ * a change made by another process (`hivesight users grant` promoting an admin, a second
+ * server behind a balancer revoking a session) is seen within this many milliseconds.
+ */
+export const SESSION_CACHE_MS = 5_000;
+/** Bounds memory: the oldest entries go first past this many cached sessions. */
+const SESSION_CACHE_MAX = 10_000;
+
+interface CachedSession {
+  user: SessionUser;
+  expiresAt: number;
+  lastSeenAt: number;
+  cachedAt: number;
+}
+
 interface SessionJoinRow {
   expires_at: string;
   last_seen_at: string;
@@ -31,6 +49,8 @@ interface SessionJoinRow {
 }
 
 export class SessionStore {
+  private readonly cache = new Map<string, CachedSession>();
+
   constructor(
     private readonly db: Knex,
     private readonly clock: Clock,
@@ -59,6 +79,35 @@ export class SessionStore {
   async lookup(token: string): Promise<{ user: SessionUser; sessionId: string } | null> {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
     const id = hashToken(token);
+    const now = this.clock.now().getTime();
+    let entry = this.cache.get(id);
+    if (!entry || now - entry.cachedAt >= SESSION_CACHE_MS || now < entry.cachedAt) {
+      this.cache.delete(id);
+      entry = (await this.load(id, now)) ?? undefined;
+      if (!entry) return null;
+      if (this.cache.size >= SESSION_CACHE_MAX) {
+        this.cache.delete(this.cache.keys().next().value!);
+      }
+      this.cache.set(id, entry);
+    }
+    if (entry.expiresAt <= now) {
+      this.cache.delete(id);
+      return null;
+    }
+    if (now - entry.lastSeenAt > TOUCH_INTERVAL_MS) {
+      entry.lastSeenAt = now;
+      entry.expiresAt = now + this.idleMs;
+      await this.db('sessions')
+        .where({ id })
+        .update({
+          last_seen_at: new Date(now).toISOString(),
+          expires_at: new Date(entry.expiresAt).toISOString(),
+        });
+    }
+    return { user: entry.user, sessionId: id };
+  }
+
+  private async load(id: string, now: number): Promise<CachedSession | null> {
     const row = await this.db<SessionJoinRow>('sessions')
       .join('users', 'users.id', 'sessions.user_id')
       .where('sessions.id', id)
@@ -71,23 +120,17 @@ export class SessionStore {
         'users.name',
         'users.role',
       );
-    const now = this.clock.now();
-    if (!row || row.expires_at <= now.toISOString()) return null;
-    if (now.getTime() - Date.parse(row.last_seen_at) > TOUCH_INTERVAL_MS) {
-      await this.db('sessions')
-        .where({ id })
-        .update({
-          last_seen_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + this.idleMs).toISOString(),
-        });
-    }
+    if (!row) return null;
     return {
       user: { id: Number(row.user_id), email: row.email, name: row.name, role: row.role },
-      sessionId: id,
+      expiresAt: Date.parse(row.expires_at),
+      lastSeenAt: Date.parse(row.last_seen_at),
+      cachedAt: now,
     };
   }
 
   async revoke(sessionId: string): Promise<void> {
+    this.cache.delete(sessionId);
     await this.db('sessions')
       .where({ id: sessionId })
       .whereNull('revoked_at')
@@ -96,6 +139,9 @@ export class SessionStore {
 
   /** Ends every session of a user except, optionally, one. */
   async revokeAllForUser(userId: number, exceptSessionId?: string): Promise<void> {
+    for (const [id, entry] of this.cache) {
+      if (entry.user.id === userId && id !== exceptSessionId) this.cache.delete(id);
+    }
     const q = this.db('sessions').where({ user_id: userId }).whereNull('revoked_at');
     if (exceptSessionId) void q.whereNot({ id: exceptSessionId });
     await q.update({ revoked_at: this.clock.now().toISOString() });
