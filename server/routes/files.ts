@@ -17,6 +17,7 @@ import type { FileRow } from '../files/records.ts';
 import { fileDetail, fileRecord, hasMedia, rowFrames } from '../files/records.ts';
 import { CONTENT_TYPES, mediaDirs, storedPath } from '../files/storage.ts';
 import { handleUpload } from '../files/upload.ts';
+import { recordsJson } from '../files/record-json.ts';
 
 export function filesRoutes(app: AppContext): Router {
   const router = new Router();
@@ -38,18 +39,24 @@ export function filesRoutes(app: AppContext): Router {
 
   router.post('/api/get-uploaded-files-list/', app.requireUser, async (ctx) => {
     const user = currentUser(ctx);
+    const query = app.db('files').where('files.user_id', user.id);
+    const json = await recordsJson(app.db, query, {
+      withOwner: false,
+      orderBy: 'files.created_at desc, files.id desc',
+    });
+    if (json !== null) {
+      ctx.type = 'json';
+      ctx.body = json;
+      return;
+    }
     const rows = await typed<FileRow[]>(
-      app
-        .db('files')
-        .where('user_id', user.id)
+      query
         .orderBy([
-          { column: 'created_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
+          { column: 'files.created_at', order: 'desc' },
+          { column: 'files.id', order: 'desc' },
         ])
         .select('id', 'original_name', 'status', 'location', 'status_time', 'media_deleted_at'),
     );
-    // No normaliseFileRow: the record reads only strings and the id (in a URL), and copying
-    // every row showed up in the list's profile.
     ctx.body = rows.map((r) => fileRecord(r));
   });
 

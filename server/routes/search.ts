@@ -11,6 +11,7 @@ import { bodyOf } from '../middleware/body.ts';
 import { typed } from '../files/access.ts';
 import type { FileRow } from '../files/records.ts';
 import { searchRecord } from '../files/records.ts';
+import { recordsJson } from '../files/record-json.ts';
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MAX_KEYWORDS = 20;
@@ -59,6 +60,15 @@ export function searchRoutes(app: AppContext): Router {
     }
     if (location)
       query.andWhereRaw("lower(files.location) like ? escape '\\'", [likePattern(location)]);
+    const json = await recordsJson(app.db, query, {
+      withOwner: true,
+      orderBy: 'files.status_time desc, files.id desc',
+    });
+    if (json !== null) {
+      ctx.type = 'json';
+      ctx.body = json;
+      return;
+    }
     const rows = await typed<Array<FileRow & { owner_email: string }>>(
       query
         .orderBy([
@@ -75,7 +85,6 @@ export function searchRoutes(app: AppContext): Router {
           'users.email as owner_email',
         ),
     );
-    // As in the files list: the record reads strings and the id only, no row copy needed.
     ctx.body = rows.map((r) => searchRecord(r));
   });
   return router;

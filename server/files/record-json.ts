@@ -1,0 +1,64 @@
+/**
+ * The files list and the admin search answer with hundreds of positional records. Building
+ * them in JavaScript meant one row object per file from the driver, one array per record and a
+ * JSON.stringify of the lot: about 1 ms of the server's single thread per 200-file answer, the
+ * bulk of what those routes cost under load. Here the database writes the JSON array itself
+ * (json_group_array on SQLite, json_agg on PostgreSQL) and the route sends the one string.
+ *
+ * `fileRecord` / `searchRecord` in records.ts stay the definition of the record; a test checks
+ * that both databases produce exactly what they would. Timestamps not in the server's own
+ * `toISOString()` form (which SQL cannot re-format the way `Date` does) send the caller back to
+ * the JavaScript path.
+ */
+import type { Knex } from 'knex';
+import { dbClient } from '../db.ts';
+
+export interface RecordJsonOptions {
+  /** Append the owner's e-mail (`users.email`, the query must join users): the search record. */
+  withOwner: boolean;
+  /** ORDER BY inside the aggregate, e.g. `files.created_at desc, files.id desc`. */
+  orderBy: string;
+}
+
+// `2025-06-01T09:30:00.000Z` -> `2025-06-01T09:30:00.000+00:00` (isoWithOffset's fast path).
+const ISO_SHAPE = "'____-__-__T__:__:__.___Z'";
+const withOffset = (col: string) => `substr(${col}, 1, length(${col}) - 1) || '+00:00'`;
+
+function recordSql(withOwner: boolean): string {
+  const fields = [
+    'files.original_name',
+    'files.status',
+    "CASE WHEN files.media_deleted_at IS NULL THEN '/api/files/' || files.id || '/media' ELSE '' END",
+    "'/api/files/' || files.id || '/report.csv'",
+    'files.location',
+    withOffset('files.status_time'),
+  ];
+  if (withOwner) fields.push('users.email');
+  return fields.join(', ');
+}
+
+/**
+ * Runs `query` (files, filtered and joined, no select yet) as one JSON array of records, or
+ * returns null when a row's status time is not in canonical form (the caller maps rows then).
+ */
+export async function recordsJson(
+  db: Knex,
+  query: Knex.QueryBuilder,
+  options: RecordJsonOptions,
+): Promise<string | null> {
+  const record = recordSql(options.withOwner);
+  const aggregate =
+    dbClient(db) === 'postgres'
+      ? `coalesce(json_agg(json_build_array(${record}) ORDER BY ${options.orderBy}), '[]')::text`
+      : `json_group_array(json_array(${record}) ORDER BY ${options.orderBy})`;
+  const row = await query
+    .clone()
+    .clearSelect()
+    .clearOrder()
+    .first<{ body: string; odd: number | string | null } | undefined>(
+      db.raw(`${aggregate} as body`),
+      db.raw(`sum(CASE WHEN files.status_time LIKE ${ISO_SHAPE} THEN 0 ELSE 1 END) as odd`),
+    );
+  if (!row || Number(row.odd ?? 0) > 0) return null;
+  return row.body;
+}

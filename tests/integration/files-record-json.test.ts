@@ -1,0 +1,113 @@
+/**
+ * The files list and the admin search have the database write their JSON (record-json.ts). On
+ * SQLite and PostgreSQL alike, what it writes must equal fileRecord / searchRecord over the same
+ * rows in the same order: awkward names, deleted media, every status, ties in the sort key, and
+ * a timestamp not in the server's own form (which takes the JavaScript path).
+ */
+import { describe, expect, it } from 'vitest';
+import type { FileRow } from '../../server/files/records.ts';
+import { fileRecord, searchRecord } from '../../server/files/records.ts';
+import { recordsJson } from '../../server/files/record-json.ts';
+import { typed } from '../../server/files/access.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
+import { insertFile, userWithLocations } from './files-helpers.ts';
+
+const LIST_ORDER = 'files.created_at desc, files.id desc';
+
+describe.each(DB_KINDS)('records built by %s', (kind) => {
+  const t = useTestServer(kind);
+
+  async function expected(userId: number) {
+    const rows = await typed<FileRow[]>(
+      t.server.app
+        .db('files')
+        .where('user_id', userId)
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]),
+    );
+    return rows;
+  }
+
+  it.skipIf(!dbAvailable(kind))('equal the JavaScript records, in the same order', async () => {
+    const owner = await userWithLocations(t.server);
+    const names = [
+      'plain.png',
+      'quote " and \\ backslash.mp4',
+      'tab\tnew\nline.avi',
+      'ünïcödé 蜂 🐝.jpg',
+      "apostrophe's <b>html</b>.png",
+    ];
+    const statuses = ['PROCESSED', 'FAILED', 'QUEUED', 'PROCESSING', 'UPLOADED'] as const;
+    for (const [i, name] of names.entries()) {
+      await insertFile(t.server, owner.id, {
+        original_name: name,
+        status: statuses[i],
+        location: i % 2 ? 'Warehouse 4' : 'Apiary "North"',
+        // Two files share a creation time: the id breaks the tie, newest first.
+        created_at: `2025-05-0${Math.min(i + 1, 4)}T08:00:00.000Z`,
+        status_time: `2025-05-0${i + 1}T09:30:0${i}.${i}00Z`,
+        media_deleted_at: i === 1 ? '2025-05-03T00:00:00.000Z' : null,
+      });
+    }
+    const rows = await expected(owner.id);
+    const json = await recordsJson(
+      t.server.app.db,
+      t.server.app.db('files').where('files.user_id', owner.id),
+      { withOwner: false, orderBy: LIST_ORDER },
+    );
+    expect(json).not.toBeNull();
+    expect(JSON.parse(json!)).toEqual(rows.map((r) => fileRecord(r)));
+    // And over HTTP, as the console receives it.
+    const res = await owner.client.post('/api/get-uploaded-files-list/', {});
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.json()).toEqual(rows.map((r) => fileRecord(r)));
+
+    const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+    const found = await admin.client.post('/api/search-results-files', {
+      start_date: '2025-05-01',
+      end_date: '2025-05-06',
+      file_description: '',
+      location: '',
+    });
+    expect(found.status).toBe(200);
+    const bySearchOrder = [...rows].sort((a, b) =>
+      a.status_time === b.status_time ? b.id - a.id : a.status_time < b.status_time ? 1 : -1,
+    );
+    expect(found.json()).toEqual(
+      bySearchOrder.map((r) => searchRecord({ ...r, owner_email: owner.email })),
+    );
+  });
+
+  it.skipIf(!dbAvailable(kind))('answer [] for a user with no files', async () => {
+    const owner = await userWithLocations(t.server);
+    const res = await owner.client.post('/api/get-uploaded-files-list/', {});
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual([]);
+    expect(
+      await recordsJson(t.server.app.db, t.server.app.db('files').where('files.user_id', -1), {
+        withOwner: false,
+        orderBy: LIST_ORDER,
+      }),
+    ).toBe('[]');
+  });
+
+  it.skipIf(!dbAvailable(kind))(
+    'leave a timestamp not written by the server to the JavaScript path',
+    async () => {
+      const owner = await userWithLocations(t.server);
+      await insertFile(t.server, owner.id, { status_time: '2025-05-01T09:30:00Z' });
+      expect(
+        await recordsJson(
+          t.server.app.db,
+          t.server.app.db('files').where('files.user_id', owner.id),
+          { withOwner: false, orderBy: LIST_ORDER },
+        ),
+      ).toBeNull();
+      const res = await owner.client.post('/api/get-uploaded-files-list/', {});
+      expect(res.json<string[][]>()[0]![5]).toBe('2025-05-01T09:30:00.000+00:00');
+    },
+  );
+});
