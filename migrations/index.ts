@@ -9,6 +9,7 @@ import * as m0002 from './20261122_0002_create_locations_products_and_password_r
 import * as m0003 from './20261122_0003_create_files_and_jobs.ts';
 import * as m0004 from './20261122_0004_create_comparisons_and_hornet_alerts.ts';
 import * as m0005 from './20261123_0005_files_search_covering_index.ts';
+import * as m0006 from './20261123_0006_files_list_covering_index.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,6 +22,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261122_0003_create_files_and_jobs', m0003],
   ['20261122_0004_create_comparisons_and_hornet_alerts', m0004],
   ['20261123_0005_files_search_covering_index', m0005],
+  ['20261123_0006_files_list_covering_index', m0006],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
