@@ -10,6 +10,7 @@ import * as m0003 from './20261122_0003_create_files_and_jobs.ts';
 import * as m0004 from './20261122_0004_create_comparisons_and_hornet_alerts.ts';
 import * as m0005 from './20261123_0005_files_search_covering_index.ts';
 import * as m0006 from './20261123_0006_files_list_covering_index.ts';
+import * as m0007 from './20261123_0007_files_search_trigram_indexes.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261122_0004_create_comparisons_and_hornet_alerts', m0004],
   ['20261123_0005_files_search_covering_index', m0005],
   ['20261123_0006_files_list_covering_index', m0006],
+  ['20261123_0007_files_search_trigram_indexes', m0007],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -39,6 +39,16 @@ describe.each(DB_KINDS)('outbox and migrations on %s', (kind) => {
       for (const table of TABLES) expect(await db.schema.hasTable(table), table).toBe(true);
       expect(await db.schema.hasColumn('files', 'frames_json')).toBe(true);
       expect(await db.schema.hasColumn('jobs', 'lease_until')).toBe(true);
+      if (kind === 'postgres') {
+        // 0007: the search's trigram indexes, in this run's own schema.
+        const { rows } = await db.raw<{ rows: Array<{ indexname: string }> }>(
+          "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE '%trgm%' ORDER BY 1",
+        );
+        expect(rows.map((r) => r.indexname)).toEqual([
+          'files_description_trgm_index',
+          'files_location_trgm_index',
+        ]);
+      }
       expect(await migrateLatest(db)).toEqual([]);
       const all = (await migrationSource.getMigrations([])).length;
       expect(all).toBeGreaterThanOrEqual(6);
