@@ -1,7 +1,9 @@
 /**
  * Media retention (decisions.md 2): video media is deleted MEDIA_RETENTION_HOURS after it was
  * processed (or failed); counts, frames and reports stay, and the media link becomes empty.
- * Pictures are kept. Also clears partial uploads a crashed process left in incoming/.
+ * Pictures are kept. Also clears what a crashed process can leave behind: partial uploads in
+ * incoming/, and media or previews written just before the row that would name them (a kill -9
+ * between the two). Only files older than STALE_MS are touched, so work in flight is safe.
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,7 +12,9 @@ import type { Clock } from '../clock.ts';
 import { typed } from '../files/access.ts';
 import { mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
 
-const STALE_INCOMING_MS = 6 * 3600_000;
+const STALE_MS = 6 * 3600_000;
+/** Names checked against the files table per query. */
+const NAMES_PER_QUERY = 500;
 
 export async function sweepRetention(
   db: Knex,
@@ -36,14 +40,41 @@ export async function sweepRetention(
       .update({ media_deleted_at: now.toISOString() });
   }
   await sweepIncoming(dirs.incoming, now.getTime());
+  await sweepUnreferenced(db, dirs.media, 'stored_name', now.getTime());
+  await sweepUnreferenced(db, dirs.previews, 'preview_name', now.getTime());
   return deleted;
 }
 
-async function sweepIncoming(dir: string, nowMs: number): Promise<void> {
+async function staleFiles(dir: string, nowMs: number): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
+  const stale: string[] = [];
   for (const name of names) {
-    const file = path.join(dir, name);
-    const info = await stat(file).catch(() => null);
-    if (info?.isFile() && nowMs - info.mtimeMs > STALE_INCOMING_MS) await removeQuietly(file);
+    const info = await stat(path.join(dir, name)).catch(() => null);
+    if (info?.isFile() && nowMs - info.mtimeMs > STALE_MS) stale.push(name);
+  }
+  return stale;
+}
+
+async function sweepIncoming(dir: string, nowMs: number): Promise<void> {
+  for (const name of await staleFiles(dir, nowMs)) await removeQuietly(path.join(dir, name));
+}
+
+/** Removes stale files of `dir` that no files row names in `column`. */
+async function sweepUnreferenced(
+  db: Knex,
+  dir: string,
+  column: 'stored_name' | 'preview_name',
+  nowMs: number,
+): Promise<void> {
+  const stale = await staleFiles(dir, nowMs);
+  for (let i = 0; i < stale.length; i += NAMES_PER_QUERY) {
+    const batch = stale.slice(i, i + NAMES_PER_QUERY);
+    const named = await typed<Array<Record<string, string>>>(
+      db('files').whereIn(column, batch).select(column),
+    );
+    const keep = new Set(named.map((r) => r[column]));
+    for (const name of batch) {
+      if (!keep.has(name)) await removeQuietly(path.join(dir, name));
+    }
   }
 }

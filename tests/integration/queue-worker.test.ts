@@ -151,6 +151,43 @@ describe.each(DB_KINDS)('worker on %s', (kind) => {
       expect(detail.counts.bee).toBe(4);
     });
 
+    it('clears media and previews a crash left without a row, once they are stale', async () => {
+      const { id } = await userWithLocations(server);
+      const kept = await insertFile(server, id, { media: Buffer.from('png') });
+      const keptRow = await fileRow(server, kept);
+      const preview = 'a'.repeat(32) + '.jpg';
+      await server.app.db('files').where({ id: kept }).update({ preview_name: preview });
+      const dir = (sub: string) => path.join(server.dataDir, sub);
+      fs.mkdirSync(dir('previews'), { recursive: true });
+      const write = (file: string, ageHours: number) => {
+        fs.writeFileSync(file, 'x');
+        // mtime against the test clock, which the sweep reads "now" from
+        const t = (clock.now().getTime() - ageHours * 3600_000) / 1000;
+        fs.utimesSync(file, t, t);
+      };
+      const files = {
+        keptMedia: path.join(dir('media'), keptRow.stored_name),
+        keptPreview: path.join(dir('previews'), preview),
+        orphanMedia: path.join(dir('media'), 'b'.repeat(32) + '.mp4'),
+        orphanPreview: path.join(dir('previews'), 'c'.repeat(32) + '.jpg'),
+        freshMedia: path.join(dir('media'), 'd'.repeat(32) + '.mp4'),
+        freshPreview: path.join(dir('previews'), 'e'.repeat(32) + '.jpg'),
+      };
+      for (const [key, file] of Object.entries(files)) write(file, key.startsWith('fresh') ? 1 : 7);
+      await sweepRetention(server.app.db, { dataDir: server.dataDir, retentionHours: 24, clock });
+      const left = Object.fromEntries(
+        Object.entries(files).map(([key, file]) => [key, fs.existsSync(file)]),
+      );
+      expect(left).toEqual({
+        keptMedia: true,
+        keptPreview: true,
+        orphanMedia: false,
+        orphanPreview: false,
+        freshMedia: true,
+        freshPreview: true,
+      });
+    });
+
     it('e-mails a Researcher once per file with hornets, and nobody else', async () => {
       const researcher = await userWithLocations(server);
       await grant(server, researcher.email, 'Researcher', '2999-12-31');
