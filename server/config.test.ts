@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('./data'),
       databaseUrl: null,
       sqliteFile: path.resolve('./data/hivesight.sqlite'),
+      sqliteReadConnections: 3,
       publicUrl: 'http://localhost:8000',
       publicOrigin: 'http://localhost:8000',
       secureCookies: false,
@@ -53,6 +54,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: 'yes',
       MEDIA_TIMEOUT_SECONDS: '30',
       ANALYSIS_THREAD: 'off',
+      SQLITE_READ_CONNECTIONS: '5',
     });
     expect(c.port).toBe(9000);
     expect(c.dataDir).toBe('/srv/hs');
@@ -68,6 +70,7 @@ describe('loadConfig', () => {
     expect(c.model).toBe('models/x.json');
     expect(c.mediaTimeoutSeconds).toBe(30);
     expect(c.analysisThread).toBe(false);
+    expect(c.sqliteReadConnections).toBe(5);
   });
 
   it('fails once, naming every bad key', () => {
@@ -82,6 +85,7 @@ describe('loadConfig', () => {
         WORKER_CONCURRENCY: '1.5',
         TRUST_PROXY: 'maybe',
         ADMIN_EMAIL: 'nope',
+        SQLITE_READ_CONNECTIONS: '0',
       });
     } catch (err) {
       error = err;
@@ -97,6 +101,7 @@ describe('loadConfig', () => {
         'PUBLIC_URL',
         'SESSION_IDLE_DAYS',
         'SMTP_URL',
+        'SQLITE_READ_CONNECTIONS',
         'TRUST_PROXY',
         'WORKER_CONCURRENCY',
       ].sort(),

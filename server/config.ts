@@ -12,6 +12,12 @@ export interface Config {
   /** postgres://... when set; otherwise SQLite at `sqliteFile`. */
   readonly databaseUrl: string | null;
   readonly sqliteFile: string;
+  /**
+   * Extra read-only SQLite connections for the hot lists (files list, admin search): SQLite runs
+   * one statement at a time per connection, so with one connection every read queued behind
+   * the others on a single core. Ignored on PostgreSQL, whose pool already reads in parallel.
+   */
+  readonly sqliteReadConnections: number;
   readonly publicUrl: string;
   /** Origin of PUBLIC_URL (scheme://host[:port]), used by the CSRF Origin check. */
   readonly publicOrigin: string;
@@ -142,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl,
     sqliteFile: path.join(dataDir, 'hivesight.sqlite'),
+    sqliteReadConnections: int('SQLITE_READ_CONNECTIONS', 3, 1, 64),
     publicUrl,
     publicOrigin: safeOrigin(publicUrl),
     secureCookies: publicUrl.startsWith('https:'),

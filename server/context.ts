@@ -29,6 +29,12 @@ export interface AuthState {
 export interface AppContext {
   readonly config: Config;
   readonly db: Knex;
+  /**
+   * For the hot read-only lists (files list, admin search): on SQLite a pool of read-only
+   * connections beside `db`'s single one (WAL readers see every committed write), so those
+   * reads run in parallel with each other and with writes; on PostgreSQL simply `db`.
+   */
+  readonly readDb: Knex;
   readonly clock: Clock;
   readonly mailer: Mailer;
   readonly logger: Logger;
@@ -48,7 +54,9 @@ export function currentUser(ctx: Context): SessionUser {
 }
 
 export interface ContextOverrides {
+  /** Also serves as readDb unless that is given. */
   db?: Knex;
+  readDb?: Knex;
   clock?: Clock;
   mailer?: Mailer;
   logger?: Logger;
@@ -59,6 +67,15 @@ export function createAppContext(config: Config, overrides: ContextOverrides = {
   const logger = overrides.logger ?? createLogger();
   const db =
     overrides.db ?? createDb({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  const readDb =
+    overrides.readDb ??
+    (overrides.db || config.databaseUrl
+      ? db
+      : createDb({
+          sqliteFile: config.sqliteFile,
+          readOnly: true,
+          poolMax: config.sqliteReadConnections,
+        }));
   const mailer =
     overrides.mailer ??
     createMailer({
@@ -94,6 +111,7 @@ export function createAppContext(config: Config, overrides: ContextOverrides = {
   return Object.freeze({
     config,
     db,
+    readDb,
     clock,
     mailer,
     logger,
@@ -102,4 +120,10 @@ export function createAppContext(config: Config, overrides: ContextOverrides = {
     requireUser,
     requireAdmin,
   });
+}
+
+/** Closes the context's database pools (the read pool first: it is idle once requests stop). */
+export async function closeDatabases(app: AppContext): Promise<void> {
+  if (app.readDb !== app.db) await app.readDb.destroy();
+  await app.db.destroy();
 }

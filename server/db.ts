@@ -10,6 +10,8 @@ import type { Knex } from 'knex';
 import { migrationSource } from '../migrations/index.ts';
 
 export interface DbOptions {
+  /** SQLite: open every connection read-only (PRAGMA query_only), for a pool of readers. */
+  readOnly?: boolean;
   /** postgres://... ; null or undefined = SQLite at `sqliteFile`. */
   databaseUrl?: string | null;
   sqliteFile?: string;
@@ -55,7 +57,7 @@ export function createDb(opts: DbOptions): Knex {
     connection: { filename: file },
     useNullAsDefault: true,
     pool: {
-      min: 1,
+      min: opts.readOnly ? 0 : 1,
       max: opts.poolMax ?? 1,
       afterCreate: (conn: SqliteConn, done: (err: Error | null, conn: SqliteConn) => void) => {
         // cache_size: SQLite's default page cache is 2 MiB, less than the files table's rows
@@ -65,7 +67,8 @@ export function createDb(opts: DbOptions): Knex {
         // ~17 -> ~8 ms without migration 0005's covering index, ~3 ms with it.
         conn.exec(
           'PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; ' +
-            'PRAGMA cache_size = -32768;',
+            'PRAGMA cache_size = -32768;' +
+            (opts.readOnly ? ' PRAGMA query_only = ON;' : ''),
           (err) => done(err, conn),
         );
       },

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import type { AppContext, ContextOverrides } from './context.ts';
-import { createAppContext } from './context.ts';
+import { closeDatabases, createAppContext } from './context.ts';
 import { createApp } from './app.ts';
 import type { AppOptions } from './app.ts';
 import { migrateLatest } from './db.ts';
@@ -98,7 +98,7 @@ export async function startServer(
       await worker?.stop();
       await closeEngineFor(app);
       app.mailer.close();
-      await app.db.destroy();
+      await closeDatabases(app);
     })();
     return stopping;
   };

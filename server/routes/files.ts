@@ -39,8 +39,8 @@ export function filesRoutes(app: AppContext): Router {
 
   router.post('/api/get-uploaded-files-list/', app.requireUser, async (ctx) => {
     const user = currentUser(ctx);
-    const query = app.db('files').where('files.user_id', user.id);
-    const json = await recordsJson(app.db, query, {
+    const query = app.readDb('files').where('files.user_id', user.id);
+    const json = await recordsJson(app.readDb, query, {
       withOwner: false,
       orderBy: 'files.created_at desc, files.id desc',
     });

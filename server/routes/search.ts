@@ -52,7 +52,7 @@ export function searchRoutes(app: AppContext): Router {
     const location = text(body.location);
 
     const query = app
-      .db('files')
+      .readDb('files')
       .join('users', 'users.id', 'files.user_id')
       .where('files.status_time', '>=', `${start}T00:00:00.000Z`)
       .andWhere('files.status_time', '<', `${end}T00:00:00.000Z`);
@@ -65,7 +65,7 @@ export function searchRoutes(app: AppContext): Router {
     }
     if (location)
       query.andWhereRaw(`files.location ${like} ? escape '\\'`, [likePattern(location)]);
-    const json = await recordsJson(app.db, query, {
+    const json = await recordsJson(app.readDb, query, {
       withOwner: true,
       orderBy: 'files.status_time desc, files.id desc',
     });

@@ -75,10 +75,11 @@ export async function startTestServer(
     ...(kind === 'postgres' ? { DATABASE_URL: PG_URL } : {}),
     ...opts.env,
   });
+  // SQLite: the context opens the file itself, with its pool of readers, as in production.
   const db =
     kind === 'postgres'
       ? createDb({ databaseUrl: PG_URL, searchPath: schema, poolMax: 5 })
-      : createDb({ sqliteFile: config.sqliteFile });
+      : undefined;
   const running = await startServer(config, {
     db,
     clock: opts.clock,

@@ -95,7 +95,7 @@ export function registerServerCommands(program: Command): void {
   ).action(async (opts: DbOptions) => {
     const config = bindEnv(opts);
     const { loadWorker } = await import('../../../server/server.ts');
-    const { createAppContext } = await import('../../../server/context.ts');
+    const { closeDatabases, createAppContext } = await import('../../../server/context.ts');
     const startWorker = await loadWorker();
     if (!startWorker)
       fail('The analysis worker is not available in this build (server/queue/worker.ts missing).');
@@ -109,7 +109,7 @@ export function registerServerCommands(program: Command): void {
         .stop()
         .then(async () => {
           app.mailer.close();
-          await app.db.destroy();
+          await closeDatabases(app);
           process.exit(0);
         })
         .catch((err: unknown) => {
