@@ -81,6 +81,54 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
     );
   });
 
+  it.skipIf(!dbAvailable(kind))(
+    'keep the sort order over hundreds of rows inserted out of order',
+    async () => {
+      const owner = await userWithLocations(t.server);
+      // A fixed shuffle of 400 times over 40 days, a quarter of them repeated (ties).
+      let seed = 7;
+      const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+      const rows = Array.from({ length: 400 }, (_, i) => {
+        const t0 = Date.UTC(2025, 3, 1) + Math.floor(next() * 40 * 86_400_000);
+        const at = new Date(i % 4 === 0 ? Date.UTC(2025, 3, 10) : t0).toISOString();
+        return {
+          user_id: owner.id,
+          original_name: `clip-${i}.mp4`,
+          stored_name: `order-${kind}-${owner.id}-${i}.mp4`,
+          kind: 'video',
+          format: 'mp4',
+          size_bytes: 1,
+          description: 'order check',
+          location: 'Apiary North',
+          status: 'PROCESSED',
+          status_time: at,
+          created_at: at,
+        };
+      });
+      for (let i = 0; i < rows.length; i += 100) {
+        await t.server.app.db('files').insert(rows.slice(i, i + 100));
+      }
+      const expectedRows = await expected(owner.id);
+      expect(expectedRows).toHaveLength(400);
+      const list = await owner.client.post('/api/get-uploaded-files-list/', {});
+      expect(list.json()).toEqual(expectedRows.map((r) => fileRecord(r)));
+
+      const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+      const found = await admin.client.post('/api/search-results-files', {
+        start_date: '2025-04-01',
+        end_date: '2025-05-12',
+        file_description: 'order',
+        location: '',
+      });
+      const bySearchOrder = [...expectedRows].sort((a, b) =>
+        a.status_time === b.status_time ? b.id - a.id : a.status_time < b.status_time ? 1 : -1,
+      );
+      expect(found.json()).toEqual(
+        bySearchOrder.map((r) => searchRecord({ ...r, owner_email: owner.email })),
+      );
+    },
+  );
+
   it.skipIf(!dbAvailable(kind))('answer [] for a user with no files', async () => {
     const owner = await userWithLocations(t.server);
     const res = await owner.client.post('/api/get-uploaded-files-list/', {});
