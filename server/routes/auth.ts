@@ -188,7 +188,7 @@ export function authRoutes(app: AppContext): Router {
       email: user.email,
       name: user.name,
       role: user.role,
-      products: await activeProducts(db, user.id, today(clock)),
+      products: await activeProducts(app.readDb, user.id, today(clock)),
     };
   });
 
