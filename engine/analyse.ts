@@ -12,7 +12,7 @@ import { readFrames } from './media/frames.ts';
 import type { MediaTools } from './media/tools.ts';
 import { beeCoverage, countFrame, countTracks } from './reports/counts.ts';
 import { renderPreview } from './reports/preview.ts';
-import { Tracker } from './tracking/tracker.ts';
+import { Tracker, trackerOptionsFor } from './tracking/tracker.ts';
 import type {
   AnalysisProgress,
   AnalysisResult,
@@ -61,7 +61,7 @@ export async function analyseFile(
   const framesTotal =
     media.kind === 'image' ? 1 : Math.max(1, Math.ceil(media.durationS * sampleFps));
 
-  const tracker = new Tracker();
+  const tracker = new Tracker(trackerOptionsFor(sampleFps));
   const frames: FrameResult[] = [];
   let decodeMs = 0;
   let inferenceMs = 0;

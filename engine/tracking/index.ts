@@ -1,2 +1,2 @@
-export { DEFAULT_TRACKER_OPTIONS, Tracker } from './tracker.ts';
+export { DEFAULT_TRACKER_OPTIONS, TRACK_MAX_GAP_S, Tracker, trackerOptionsFor } from './tracker.ts';
 export type { TrackerOptions } from './tracker.ts';

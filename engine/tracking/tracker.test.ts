@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeDetection } from '../detection/detection.ts';
 import type { Detection, ProductClass } from '../types.ts';
-import { Tracker } from './tracker.ts';
+import { Tracker, trackerOptionsFor } from './tracker.ts';
 import type { TrackerOptions } from './tracker.ts';
 
 const SIZE = 40;
@@ -139,6 +139,21 @@ describe('Tracker', () => {
     const tracks = track(frames, {}, indices);
     expect(tracks).toHaveLength(2);
     expect(tracks.every((t) => t.hits === 6)).toBe(true);
+  });
+
+  it('lets a track go unseen for the same time at any sample rate', () => {
+    expect(trackerOptionsFor(5)).toEqual({ maxAge: 5 });
+    expect(trackerOptionsFor(15)).toEqual({ maxAge: 15 });
+    expect(trackerOptionsFor(0.5)).toEqual({ maxAge: 1 });
+    expect(() => trackerOptionsFor(0)).toThrow(RangeError);
+    // A bee hidden for 0.8 s, sampled at 15 fps: 12 frames without it, still one bee.
+    const fps = 15;
+    const frames = Array.from({ length: 40 }, (_, f) =>
+      f >= 10 && f < 22 ? [] : [bee(100 + 4 * f, 100)],
+    );
+    expect(track(frames, trackerOptionsFor(fps))).toHaveLength(1);
+    // The old fixed 5 frames split it in two.
+    expect(track(frames, { maxAge: 5 })).toHaveLength(2);
   });
 
   it('refuses frame indices that do not increase and bad options', () => {

@@ -51,6 +51,22 @@ export const DEFAULT_TRACKER_OPTIONS: Required<TrackerOptions> = {
   velocitySmoothing: 0.6,
 };
 
+/** How long a confirmed track may go unseen, in seconds of video (1 s: maxAge 5 at 5 fps). */
+export const TRACK_MAX_GAP_S = 1;
+
+/**
+ * Options for frames sampled at `sampleFps`: the gaps a track survives are a time, not a frame
+ * count, so a bee that hides for half a second is one bee at 2 fps and at 15 fps alike (a
+ * fixed 5 frames was 2.5 s at 2 fps and a third of a second at 15 fps, where every short
+ * occlusion split a bee into two).
+ */
+export function trackerOptionsFor(sampleFps: number): TrackerOptions {
+  if (!(sampleFps > 0 && Number.isFinite(sampleFps))) {
+    throw new RangeError(`Sample rate must be a positive number, got ${sampleFps}`);
+  }
+  return { maxAge: Math.max(1, Math.round(TRACK_MAX_GAP_S * sampleFps)) };
+}
+
 interface LiveTrack {
   id: number;
   cx: number;
