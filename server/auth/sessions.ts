@@ -122,7 +122,13 @@ export class SessionStore {
       );
     if (!row) return null;
     return {
-      user: { id: Number(row.user_id), email: row.email, name: row.name, role: row.role },
+      // Frozen: one object now serves every request of the session for SESSION_CACHE_MS.
+      user: Object.freeze({
+        id: Number(row.user_id),
+        email: row.email,
+        name: row.name,
+        role: row.role,
+      }),
       expiresAt: Date.parse(row.expires_at),
       lastSeenAt: Date.parse(row.last_seen_at),
       cachedAt: now,
