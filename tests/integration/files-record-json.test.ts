@@ -14,6 +14,15 @@ import { insertFile, userWithLocations } from './files-helpers.ts';
 
 const LIST_ORDER = 'files.created_at desc, files.id desc';
 
+/** What the admin search must answer for `rows`: newest status time first, then highest id. */
+function searchRecords(rows: FileRow[], ownerEmail: string) {
+  return [...rows]
+    .sort((a, b) =>
+      a.status_time === b.status_time ? b.id - a.id : a.status_time < b.status_time ? 1 : -1,
+    )
+    .map((r) => searchRecord({ ...r, owner_email: ownerEmail }));
+}
+
 describe.each(DB_KINDS)('records built by %s', (kind) => {
   const t = useTestServer(kind);
 
@@ -73,12 +82,7 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
       location: '',
     });
     expect(found.status).toBe(200);
-    const bySearchOrder = [...rows].sort((a, b) =>
-      a.status_time === b.status_time ? b.id - a.id : a.status_time < b.status_time ? 1 : -1,
-    );
-    expect(found.json()).toEqual(
-      bySearchOrder.map((r) => searchRecord({ ...r, owner_email: owner.email })),
-    );
+    expect(found.json()).toEqual(searchRecords(rows, owner.email));
   });
 
   it.skipIf(!dbAvailable(kind))(
@@ -120,12 +124,7 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
         file_description: 'order',
         location: '',
       });
-      const bySearchOrder = [...expectedRows].sort((a, b) =>
-        a.status_time === b.status_time ? b.id - a.id : a.status_time < b.status_time ? 1 : -1,
-      );
-      expect(found.json()).toEqual(
-        bySearchOrder.map((r) => searchRecord({ ...r, owner_email: owner.email })),
-      );
+      expect(found.json()).toEqual(searchRecords(expectedRows, owner.email));
     },
   );
 
