@@ -50,6 +50,8 @@ interface SessionJoinRow {
 
 export class SessionStore {
   private readonly cache = new Map<string, CachedSession>();
+  /** Bumped by every revocation, so a look-up that raced one does not cache what it read. */
+  private revocations = 0;
 
   constructor(
     private readonly db: Knex,
@@ -83,12 +85,15 @@ export class SessionStore {
     let entry = this.cache.get(id);
     if (!entry || now - entry.cachedAt >= SESSION_CACHE_MS || now < entry.cachedAt) {
       this.cache.delete(id);
+      const before = this.revocations;
       entry = (await this.load(id, now)) ?? undefined;
       if (!entry) return null;
-      if (this.cache.size >= SESSION_CACHE_MAX) {
-        this.cache.delete(this.cache.keys().next().value!);
+      if (this.revocations === before) {
+        if (this.cache.size >= SESSION_CACHE_MAX) {
+          this.cache.delete(this.cache.keys().next().value!);
+        }
+        this.cache.set(id, entry);
       }
-      this.cache.set(id, entry);
     }
     if (entry.expiresAt <= now) {
       this.cache.delete(id);
@@ -135,22 +140,26 @@ export class SessionStore {
     };
   }
 
+  // Revocations write first, then forget: a look-up that read the row before the write either
+  // cached it already (forgotten here) or sees the counter move and does not cache it.
   async revoke(sessionId: string): Promise<void> {
-    this.cache.delete(sessionId);
     await this.db('sessions')
       .where({ id: sessionId })
       .whereNull('revoked_at')
       .update({ revoked_at: this.clock.now().toISOString() });
+    this.revocations += 1;
+    this.cache.delete(sessionId);
   }
 
   /** Ends every session of a user except, optionally, one. */
   async revokeAllForUser(userId: number, exceptSessionId?: string): Promise<void> {
-    for (const [id, entry] of this.cache) {
-      if (entry.user.id === userId && id !== exceptSessionId) this.cache.delete(id);
-    }
     const q = this.db('sessions').where({ user_id: userId }).whereNull('revoked_at');
     if (exceptSessionId) void q.whereNot({ id: exceptSessionId });
     await q.update({ revoked_at: this.clock.now().toISOString() });
+    this.revocations += 1;
+    for (const [id, entry] of this.cache) {
+      if (entry.user.id === userId && id !== exceptSessionId) this.cache.delete(id);
+    }
   }
 }
 
