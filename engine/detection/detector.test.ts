@@ -112,8 +112,9 @@ describe('Detector (shipped model)', () => {
     await detector.detect({ ...frame, index: 1 }, source.width, source.height, {
       scoreThreshold: 0.01,
     });
-    expect(counting.calls()).toBe(1);
-    expect(counting.runs).toEqual([
+    // One detector session and, for the shipped card, one subtype classifier session.
+    expect(counting.calls()).toBe(detector.card.subtypeClassifier ? 2 : 1);
+    expect(counting.runs.filter((dims) => dims[1] === 3 && dims[2] === 544)).toEqual([
       [1, 3, 544, 960],
       [1, 3, 544, 960],
       [1, 3, 544, 960],
@@ -142,7 +143,7 @@ describe('Detector (shipped model)', () => {
     const detector = await Detector.open(CARD, { createSession: counting.factory, threads: 1 });
     const frame = syntheticFrame(300, 200);
     const dets = await detector.detect(frame, 600, 400, { scoreThreshold: 0.05 });
-    expect(counting.runs).toEqual([[1, 3, 224, 320]]);
+    expect(counting.runs[0]).toEqual([1, 3, 224, 320]);
     for (const d of dets) {
       expect(d.box.x + d.box.width).toBeLessThanOrEqual(600 + 1e-6);
       expect(d.box.y + d.box.height).toBeLessThanOrEqual(400 + 1e-6);
@@ -171,5 +172,97 @@ describe('Detector (shipped model)', () => {
     await expect(detector.load()).rejects.toThrow(ModelError);
     await expect(detector.load()).rejects.toThrow(/input\.name "pixels"/);
     expect(calls).toBe(2);
+  });
+});
+
+describe('Detector with a subtype classifier', () => {
+  /** The real detector; the classifier session answers `probs` for every crop. */
+  function withFixedTypes(probs: number[], seen: number[][]): SessionFactory {
+    return async (modelPath, options) => {
+      const session = await ort.InferenceSession.create(modelPath, options);
+      if (!modelPath.endsWith('hivesight-beetype.onnx')) return session;
+      return {
+        inputNames: session.inputNames,
+        outputNames: session.outputNames,
+        run: (feeds) => {
+          const dims = [...Object.values(feeds)[0]!.dims];
+          seen.push(dims);
+          const n = dims[0]!;
+          const data = Float32Array.from(
+            { length: n * probs.length },
+            (_, i) => probs[i % probs.length]!,
+          );
+          return Promise.resolve({ types: new ort.Tensor('float32', data, [n, probs.length]) });
+        },
+        release: () => session.release(),
+      };
+    };
+  }
+
+  it('ships a classifier for worker, pollen and drone', async () => {
+    const detector = await Detector.open(CARD);
+    expect(detector.card.subtypeClassifier?.classes).toEqual(['bee', 'pollen', 'drone']);
+    expect(detector.card.subtypeClassifier?.input.size).toBe(48);
+  });
+
+  it("gives each honeybee the classifier's class, scored by its probability", async () => {
+    const shipped = await Detector.open(CARD);
+    // The classifier alone (no blending with the detector's own split) for exact scores.
+    const sc = { ...shipped.card.subtypeClassifier!, detectorWeights: [0, 0, 0] };
+    const base = { card: { ...shipped.card, subtypeClassifier: sc } };
+    const frame = syntheticFrame(960, 544);
+    const plain = Detector.fromCard({ ...base.card, subtypeClassifier: undefined }, { threads: 1 });
+    const honeybees = (await plain.detect(frame, 960, 544, { scoreThreshold: 0.01 })).filter(
+      (d) => d.cls !== 'hornet',
+    );
+    expect(honeybees.length).toBeGreaterThan(0);
+
+    const seen: number[][] = [];
+    const allPollen = Detector.fromCard(base.card, {
+      threads: 1,
+      createSession: withFixedTypes([0, 1, 0], seen),
+    });
+    const typed = await allPollen.detect(frame, 960, 544, { scoreThreshold: 0.01 });
+    const pollen = typed.filter((d) => d.cls !== 'hornet');
+    expect(pollen.length).toBeGreaterThan(0);
+    expect(pollen.every((d) => d.cls === 'pollen')).toBe(true);
+    expect(seen).toEqual([[pollen.length, 3, 48, 48]]);
+    // Scores are summed honeybee scores: at least the best single-class score at that place.
+    expect(Math.max(...pollen.map((d) => d.score))).toBeGreaterThanOrEqual(
+      Math.max(...honeybees.map((d) => d.score)) - 1e-6,
+    );
+
+    const halves = Detector.fromCard(base.card, {
+      threads: 1,
+      createSession: withFixedTypes([0.2, 0.3, 0.5], []),
+    });
+    const drones = (await halves.detect(frame, 960, 544, { scoreThreshold: 0.01 })).filter(
+      (d) => d.cls !== 'hornet',
+    );
+    expect(drones.every((d) => d.cls === 'drone')).toBe(true);
+    const byBox = new Map(pollen.map((d) => [JSON.stringify(d.box), d.score]));
+    for (const d of drones) expect(d.score).toBeCloseTo(0.5 * byBox.get(JSON.stringify(d.box))!, 5);
+    // Below the threshold after the split: dropped.
+    expect(drones.length).toBe(pollen.filter((d) => 0.5 * d.score >= 0.01).length);
+    await Promise.all([plain.close(), allPollen.close(), halves.close()]);
+  });
+
+  it('types at most max_crops honeybees per frame, the best ones', async () => {
+    const base = await Detector.open(CARD);
+    const seen: number[][] = [];
+    const card = {
+      ...base.card,
+      subtypeClassifier: { ...base.card.subtypeClassifier!, maxCrops: 2 },
+    };
+    const detector = Detector.fromCard(card, {
+      threads: 1,
+      createSession: withFixedTypes([1, 0, 0], seen),
+    });
+    const dets = await detector.detect(syntheticFrame(960, 544), 960, 544, {
+      scoreThreshold: 0.01,
+    });
+    expect(dets.filter((d) => d.cls !== 'hornet').length).toBeLessThanOrEqual(2);
+    expect(seen).toEqual([[2, 3, 48, 48]]);
+    await detector.close();
   });
 });

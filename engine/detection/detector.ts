@@ -12,21 +12,13 @@ import { makeDetection } from './detection.ts';
 import { availableClasses, loadModelCard } from './model-card.ts';
 import type { ModelCard } from './model-card.ts';
 import { nonMaxSuppression } from './nms.ts';
+import { defaultSessionFactory, sessionOptions } from './session.ts';
+import type { DetectorSession, SessionFactory } from './session.ts';
+import { mixTypes, SubtypeClassifier } from './subtype-classifier.ts';
 import { fillTensor, makeNormaliser } from './preprocess.ts';
 import type { Normaliser } from './preprocess.ts';
 
-/** The part of an onnxruntime session the detector uses (a test can wrap the real one). */
-export interface DetectorSession {
-  readonly inputNames: readonly string[];
-  readonly outputNames: readonly string[];
-  run(feeds: Record<string, ort.Tensor>): Promise<Record<string, ort.OnnxValue>>;
-  release(): Promise<void>;
-}
-
-export type SessionFactory = (
-  modelPath: string,
-  options: ort.InferenceSession.SessionOptions,
-) => Promise<DetectorSession>;
+export type { DetectorSession, SessionFactory } from './session.ts';
 
 export interface DetectorOptions {
   /** onnxruntime intra-op threads (default 2). */
@@ -44,15 +36,18 @@ export const DEFAULT_THREADS = 2;
 /** Most candidates passed to NMS per frame, best first (bounds NMS cost at low thresholds). */
 export const MAX_CANDIDATES = 3000;
 
-const defaultSessionFactory: SessionFactory = (modelPath, options) =>
-  ort.InferenceSession.create(modelPath, options);
-
 export class Detector {
   readonly identity: ModelIdentity;
   private readonly adapter: OutputAdapter;
   private readonly norm: Normaliser;
   private readonly threads: number;
   private readonly createSession: SessionFactory;
+  /** Re-types honeybees when the card names a subtype classifier. */
+  private readonly subtype: SubtypeClassifier | undefined;
+  /** Score channels of the classifier's classes, decoded as one honeybee score. */
+  private readonly mergedChannels: number[] = [];
+  /** Classifier class j -> its position in `mergedChannels` (and in the group scores). */
+  private readonly groupIndex: number[] = [];
   private sessionPromise: Promise<DetectorSession> | undefined;
   private buffers = new Map<string, Float32Array>();
   /** Runs detections one at a time: the input buffers are reused. */
@@ -72,6 +67,15 @@ export class Detector {
     }
     this.threads = threads;
     this.createSession = options.createSession ?? defaultSessionFactory;
+    if (card.subtypeClassifier) {
+      this.subtype = new SubtypeClassifier(card.subtypeClassifier, threads, this.createSession);
+      this.mergedChannels = card.subtypeClassifier.classes
+        .map((cls) => card.classes.indexOf(cls))
+        .sort((a, b) => a - b);
+      this.groupIndex = card.subtypeClassifier.classes.map((cls) =>
+        this.mergedChannels.indexOf(card.classes.indexOf(cls)),
+      );
+    }
     this.identity = {
       name: card.name,
       version: card.version,
@@ -116,6 +120,7 @@ export class Detector {
   /** Creates the session now (it is otherwise created by the first `detect`). */
   async load(): Promise<void> {
     await this.session();
+    await this.subtype?.load();
   }
 
   async close(): Promise<void> {
@@ -123,6 +128,7 @@ export class Detector {
     this.sessionPromise = undefined;
     this.buffers.clear();
     if (pending) await (await pending.catch(() => undefined))?.release();
+    await this.subtype?.close();
   }
 
   async detect(
@@ -167,11 +173,22 @@ export class Detector {
       if (!output || output.type !== 'float32') {
         throw new ModelError(`The model returned no float32 output "${this.card.output.name}".`);
       }
+      const thresholds = this.thresholds(options);
       const candidates = this.adapter.decode(
         { data: output.data as Float32Array, dims: output.dims },
-        { numChannels: this.card.classes.length, channelThresholds: this.thresholds(options) },
+        {
+          numChannels: this.card.classes.length,
+          channelThresholds: thresholds,
+          mergedChannels: this.mergedChannels,
+        },
       );
-      return this.toDetections(candidates, w, h, sourceWidth / w, sourceHeight / h);
+      const sx = sourceWidth / w;
+      const sy = sourceHeight / h;
+      const source = new Map<Detection, number>();
+      const detections = this.toDetections(candidates, w, h, sx, sy, source);
+      return this.subtype
+        ? this.retype(this.subtype, frame, detections, { sx, sy, thresholds, candidates, source })
+        : detections;
     });
     this.queue = run.catch(() => undefined);
     return run;
@@ -188,7 +205,15 @@ export class Detector {
     );
   }
 
-  private toDetections(c: Candidates, w: number, h: number, sx: number, sy: number): Detection[] {
+  /** Candidates -> source-pixel detections after NMS; `source` maps each to its candidate. */
+  private toDetections(
+    c: Candidates,
+    w: number,
+    h: number,
+    sx: number,
+    sy: number,
+    source: Map<Detection, number>,
+  ): Detection[] {
     let order = Array.from({ length: c.count }, (_, i) => i);
     if (order.length > MAX_CANDIDATES) {
       order = order.sort((a, b) => c.scores[b]! - c.scores[a]!).slice(0, MAX_CANDIDATES);
@@ -204,9 +229,66 @@ export class Detector {
       const y2 = Math.max(0, Math.min(h, c.boxes[i * 4 + 3]!)) * sy;
       const score = Math.min(1, c.scores[i]!);
       if (!(x2 > x1 && y2 > y1) || !Number.isFinite(score)) continue;
-      detections.push(makeDetection(cls, score, { x: x1, y: y1, width: x2 - x1, height: y2 - y1 }));
+      const detection = makeDetection(cls, score, {
+        x: x1,
+        y: y1,
+        width: x2 - x1,
+        height: y2 - y1,
+      });
+      source.set(detection, i);
+      detections.push(detection);
     }
     return nonMaxSuppression(detections, this.card.thresholds.nms_iou);
+  }
+
+  /**
+   * The classifier splits each honeybee's summed score among its classes: the detection takes
+   * the most likely class (the classifier's probabilities, blended with the detector's own
+   * subtype split by the card's `detector_weight`), scored honeybee score x that probability,
+   * and is kept when that reaches the class's threshold. Beyond `maxCrops` honeybees in a frame
+   * (the weakest: detections arrive best first) candidates are dropped rather than left untyped.
+   */
+  private async retype(
+    classifier: SubtypeClassifier,
+    frame: RawFrame,
+    detections: Detection[],
+    at: {
+      sx: number;
+      sy: number;
+      thresholds: Float32Array;
+      candidates: Candidates;
+      source: Map<Detection, number>;
+    },
+  ): Promise<Detection[]> {
+    const { sx, sy, thresholds, candidates, source } = at;
+    const honeybee = this.card.classes[this.mergedChannels[0]!];
+    const bees = detections.filter((d) => d.cls === honeybee).slice(0, classifier.card.maxCrops);
+    const probs = await classifier.classify(
+      frame,
+      bees.map(({ box }) => ({
+        x1: box.x / sx,
+        y1: box.y / sy,
+        x2: (box.x + box.width) / sx,
+        y2: (box.y + box.height) / sy,
+      })),
+    );
+    const { classes, detectorWeights } = classifier.card;
+    const k = classes.length;
+    const own = new Float32Array(k);
+    const out = detections.filter((d) => d.cls !== honeybee);
+    bees.forEach((bee, n) => {
+      const i = source.get(bee)!;
+      for (let j = 0; j < k; j++) own[j] = candidates.groupScores![i * k + this.groupIndex[j]!]!;
+      const mixed = mixTypes(probs.subarray(n * k, (n + 1) * k), own, detectorWeights);
+      let best = 0;
+      for (let j = 1; j < k; j++) if (mixed[j]! > mixed[best]!) best = j;
+      const cls = classes[best]!;
+      const score = bee.score * mixed[best]!;
+      if (score >= thresholds[this.card.classes.indexOf(cls)]!) {
+        out.push(makeDetection(cls, score, bee.box));
+      }
+    });
+    return out.sort((a, b) => b.score - a.score);
   }
 
   private bufferFor(tw: number, th: number): Float32Array {
@@ -236,18 +318,7 @@ export class Detector {
   private async openSession(): Promise<DetectorSession> {
     let session: DetectorSession;
     try {
-      session = await this.createSession(this.card.modelPath, {
-        intraOpNumThreads: this.threads,
-        interOpNumThreads: 1,
-        graphOptimizationLevel: 'all',
-        executionMode: 'sequential',
-        // Idle pool threads sleep instead of spinning. Spinning workers burn the cores that
-        // ffmpeg (decoding the next frame) and everything else on the machine need: on 2 busy
-        // cores it made a frame ~2x slower than a single thread.
-        extra: {
-          session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } },
-        },
-      });
+      session = await this.createSession(this.card.modelPath, sessionOptions(this.threads));
     } catch (error) {
       throw new ModelError(
         `Cannot load the model ${this.card.modelPath}: ${(error as Error).message}`,

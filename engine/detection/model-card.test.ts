@@ -132,4 +132,57 @@ describe('validateModelCard', () => {
       'input.width must be a multiple',
     );
   });
+
+  it('reads a subtype classifier section and names its bad fields', async () => {
+    const section = {
+      file: 'types.onnx',
+      classes: ['bee', 'hornet'],
+      input: { name: 'crops', size: 48, context: 1.5, channels: 'RGB' },
+      normalization: { scale: 1 / 255, mean: [0, 0, 0], std: [1, 1, 1] },
+      output: { name: 'types' },
+    };
+    const card = validateModelCard({ ...good(), subtype_classifier: section }, '/x/m.card.json');
+    expect(card.subtypeClassifier).toMatchObject({
+      modelPath: path.resolve('/x/types.onnx'),
+      classes: ['bee', 'hornet'],
+      input: { size: 48, context: 1.5 },
+      maxCrops: 256,
+      detectorWeights: [0, 0],
+    });
+    const weighted = validateModelCard(
+      { ...good(), subtype_classifier: { ...section, detector_weight: { hornet: 0.7 } } },
+      '/x/m.card.json',
+    );
+    expect(weighted.subtypeClassifier?.detectorWeights).toEqual([0, 0.7]);
+    const message = problems({
+      ...good(),
+      subtype_classifier: {
+        ...section,
+        file: 'types.bin',
+        classes: ['bee', 'drone', 'bee'],
+        input: { name: '', size: 2, context: 0, channels: 'RGB' },
+        max_crops: 0,
+        detector_weight: { bee: 2 },
+      },
+    });
+    for (const field of [
+      'subtype_classifier.file must name an .onnx',
+      'subtype_classifier.classes[1] must be one of the detector classes',
+      'subtype_classifier.classes[2] repeats',
+      'subtype_classifier.input.name',
+      'subtype_classifier.input.size',
+      'subtype_classifier.input.context',
+      'subtype_classifier.max_crops',
+      'subtype_classifier.detector_weight.bee',
+    ]) {
+      expect(message).toContain(field);
+    }
+    await writeFile(
+      path.join(dir, 'typed.card.json'),
+      JSON.stringify({ ...good(), subtype_classifier: section }),
+    );
+    await expect(loadModelCard(path.join(dir, 'typed.card.json'))).rejects.toThrow(
+      /does not exist: .*types\.onnx/,
+    );
+  });
 });

@@ -36,10 +36,43 @@ export interface ModelCard {
   metrics?: Record<string, unknown>;
   training?: Record<string, unknown>;
   limitations?: string[];
+  /**
+   * A second model that re-types each honeybee the detector finds (worker, pollen, drone) from a
+   * crop around it. Its classes must be classes of the detector: their score channels are summed
+   * into one honeybee score, which the classifier's probability then divides among them.
+   */
+  subtypeClassifier?: SubtypeClassifierCard;
   /** Absolute path of the card file. */
   cardPath: string;
   /** Absolute path of the ONNX file. */
   modelPath: string;
+}
+
+export interface SubtypeClassifierCard {
+  file: string;
+  /** Absolute path of its ONNX file. */
+  modelPath: string;
+  /** Output column i -> product class; each is one of the detector's classes. */
+  classes: ProductClass[];
+  input: {
+    name: string;
+    /** Crops are `size` x `size`. */
+    size: number;
+    /** The crop is a square of side `context` x the box's longer side, centred on the box. */
+    context: number;
+    channels: 'RGB' | 'BGR';
+  };
+  normalization: { scale: number; mean: [number, number, number]; std: [number, number, number] };
+  output: { name: string };
+  /** Most crops classified per frame, best detections first (bounds the cost). */
+  maxCrops: number;
+  /**
+   * Per class (in `classes` order): weight of the detector's own subtype split against the
+   * classifier's (0: classifier only). The card gives one number or one per class.
+   */
+  detectorWeights: number[];
+  metrics?: Record<string, unknown>;
+  training?: Record<string, unknown>;
 }
 
 /** The card for `p`: the path itself for `.json`, `NAME.card.json` beside `NAME.onnx`. */
@@ -72,10 +105,13 @@ export async function loadModelCard(p: string): Promise<ModelCard> {
     );
   }
   const card = validateModelCard(json, cardPath);
-  try {
-    if (!(await stat(card.modelPath)).isFile()) throw new Error('not a file');
-  } catch {
-    throw new ModelError(`The model file named by ${cardPath} does not exist: ${card.modelPath}`);
+  for (const modelPath of [card.modelPath, card.subtypeClassifier?.modelPath]) {
+    if (modelPath === undefined) continue;
+    try {
+      if (!(await stat(modelPath)).isFile()) throw new Error('not a file');
+    } catch {
+      throw new ModelError(`The model file named by ${cardPath} does not exist: ${modelPath}`);
+    }
   }
   return card;
 }
@@ -216,6 +252,59 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     if (!Array.isArray(root.limitations) || !root.limitations.every((l) => typeof l === 'string')) {
       bad('limitations', 'must be an array of strings');
     } else card.limitations = root.limitations;
+  }
+
+  if (root.subtype_classifier !== undefined) {
+    const sc = obj(root.subtype_classifier, 'subtype_classifier');
+    const f = (k: string) => `subtype_classifier.${k}`;
+    const scFile = str(sc.file, f('file'));
+    if (scFile && !scFile.toLowerCase().endsWith('.onnx'))
+      bad(f('file'), 'must name an .onnx file');
+    const scClasses: ProductClass[] = [];
+    if (!Array.isArray(sc.classes) || sc.classes.length < 2) {
+      bad(f('classes'), 'must be an array of at least 2 of the detector classes');
+    } else {
+      sc.classes.forEach((c: unknown, i) => {
+        if (!isProductClass(c) || !classes.includes(c)) {
+          bad(`${f('classes')}[${i}]`, 'must be one of the detector classes');
+        } else if (scClasses.includes(c)) bad(`${f('classes')}[${i}]`, `repeats "${c}"`);
+        else scClasses.push(c);
+      });
+    }
+    const scIn = obj(sc.input, f('input'));
+    const scNorm = obj(sc.normalization, f('normalization'));
+    const scOut = obj(sc.output, f('output'));
+    card.subtypeClassifier = {
+      file: scFile,
+      modelPath: path.resolve(path.dirname(cardPath), scFile),
+      classes: scClasses,
+      input: {
+        name: str(scIn.name, f('input.name')),
+        size: int(scIn.size, f('input.size'), 4, 1024),
+        context: num(scIn.context, f('input.context'), 0.5, 8),
+        channels:
+          scIn.channels === 'RGB' || scIn.channels === 'BGR'
+            ? scIn.channels
+            : (bad(f('input.channels'), 'must be "RGB" or "BGR"'), 'RGB'),
+      },
+      normalization: {
+        scale: num(scNorm.scale, f('normalization.scale'), 0, 1e6, true),
+        mean: triple(scNorm.mean, f('normalization.mean'), false),
+        std: triple(scNorm.std, f('normalization.std'), true),
+      },
+      output: { name: str(scOut.name, f('output.name')) },
+      maxCrops: sc.max_crops === undefined ? 256 : int(sc.max_crops, f('max_crops'), 1, 100_000),
+      detectorWeights: scClasses.map((cls) => {
+        const w = sc.detector_weight;
+        if (w === undefined) return 0;
+        if (typeof w === 'number') return num(w, f('detector_weight'), 0, 1);
+        const per = obj(w, f('detector_weight'));
+        return per[cls] === undefined ? 0 : num(per[cls], f(`detector_weight.${cls}`), 0, 1);
+      }),
+    };
+    if (sc.metrics !== undefined) card.subtypeClassifier.metrics = obj(sc.metrics, f('metrics'));
+    if (sc.training !== undefined)
+      card.subtypeClassifier.training = obj(sc.training, f('training'));
   }
 
   if (problems.length > 0) {

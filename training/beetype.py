@@ -1,0 +1,219 @@
+"""Bee-type classifier: worker / pollen / drone, on a crop around each honeybee the detector finds.
+
+Why a second model: the detector's subtype is a 1x1 head on 32 shared channels at stride 4, and it
+has to find the bee at the same time; pollen loads are a few pixels of colour on the hind legs. A
+classifier that looks only at the bee, with its own 83k parameters, separates the types far
+better for the same CPU time (a handful of 48x48 crops per frame).
+
+The crop is taken from the frame the detector saw (the engine's decode size), so training crops
+are made the same way: the source scaled to a detector-like scale, then `sample_square` (a square
+of side CONTEXT x the box's longer side, centred on the box, bilinear, edges clamped) at SIZE px.
+`engine/detection/subtype-classifier.ts` implements the same sampler.
+
+    python -m training.beetype --data ../shared/datasets --card models/hivesight-detector.card.json
+                               [--epochs 30] [--seed 0] [--smoke]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from PIL import Image
+from torch import nn
+
+from .beetype_data import CONTEXT, SIZE, TYPES, CropDataset, crop_split_samples, hive_items, val_sets
+from .data import crop_split, hive_split, load_crops, load_hive
+from .export import fold_bn
+from .model import DWBlock, conv_bn
+
+HERE = Path(__file__).resolve().parent
+NAME = "hivesight-beetype"
+
+
+class BeeTypeNet(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv_bn(3, 24, 3, 1),
+            DWBlock(24, 32, 2), DWBlock(32, 32),  # 24 px
+            DWBlock(32, 64, 2), DWBlock(64, 64),  # 12 px
+            DWBlock(64, 128, 2), DWBlock(128, 128), DWBlock(128, 128),  # 6 px
+            DWBlock(128, 192, 2),  # 3 px
+        )
+        self.drop = nn.Dropout(0.2)
+        self.fc = nn.Linear(192, len(TYPES))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.drop(self.features(x).mean(dim=(2, 3))))
+
+
+class ExportNet(nn.Module):
+    def __init__(self, net: BeeTypeNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, crops: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(crops), dim=1)
+
+
+def ap(scores: np.ndarray, positive: np.ndarray) -> float:
+    """Average precision of ranking `positive` items first (all-point interpolation)."""
+    if positive.sum() == 0:
+        return float("nan")
+    order = np.argsort(-scores, kind="stable")
+    tp = positive[order].astype(np.float64)
+    prec = np.cumsum(tp) / np.arange(1, len(tp) + 1)
+    return float((prec * tp).sum() / tp.sum())
+
+
+@torch.no_grad()
+def evaluate(net: nn.Module, sets: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, float]:
+    net.eval()
+    out: dict[str, float] = {}
+    for name, (x, y) in sets.items():
+        p = torch.cat([torch.softmax(net(torch.from_numpy(x[i:i + 512]).float() / 255.0), 1)
+                       for i in range(0, len(x), 512)]).numpy()
+        pred = p.argmax(1)
+        if name == "crops":  # pollen vs not pollen, as `hivesight eval` scores crop folders
+            out["crop_acc"] = float(((pred == 1) == (y == 1)).mean())
+            out["crop_ap_pollen"] = ap(p[:, 1], y == 1)
+        else:
+            out["hive_acc"] = float((pred == y).mean())
+            for c in (1, 2):
+                out[f"hive_ap_{TYPES[c]}"] = ap(p[:, c], y == c)
+                out[f"hive_recall_{TYPES[c]}"] = float((pred[y == c] == c).mean()) if (y == c).any() else float("nan")
+    return out
+
+
+def score(m: dict[str, float]) -> float:
+    vals = [m.get("hive_ap_pollen", 0.0), m.get("hive_ap_drone", 0.0), m.get("crop_acc", 0.0)]
+    return float(np.mean([0.0 if v != v else v for v in vals]))
+
+
+def export(net: BeeTypeNet, path: Path) -> None:
+    model = ExportNet(fold_bn(net)).eval()
+    x = torch.rand(4, 3, SIZE, SIZE)
+    with torch.no_grad():
+        ref = ExportNet(net.eval())(x).numpy()
+    torch.onnx.export(model, (x,), str(path), input_names=["crops"], output_names=["types"], opset_version=17,
+                      dynamo=False, dynamic_axes={"crops": {0: "n"}, "types": {0: "n"}})
+    import onnxruntime as ort
+    got = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"crops": x.numpy()})[0]
+    err = float(np.abs(got - ref).max())
+    if err > 1e-4:
+        raise RuntimeError(f"ONNX output differs from torch by {err}")
+
+
+def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any]) -> None:
+    """The classifier is described inside the detector's card: the engine loads them as one model."""
+    card = json.loads(card_path.read_text())
+    # The blend with the detector's own subtype split is chosen through `hivesight eval` after
+    # training (see the README); a retrained classifier keeps the card's current choice.
+    kept = {k: v for k, v in card.get("subtype_classifier", {}).items()
+            if k in ("detector_weight", "detector_weight_selection")}
+    card["subtype_classifier"] = {
+        "file": onnx_name,
+        "classes": list(TYPES),
+        "input": {"name": "crops", "size": SIZE, "context": CONTEXT, "channels": "RGB"},
+        "normalization": {"scale": 1 / 255, "mean": [0, 0, 0], "std": [1, 1, 1]},
+        "output": {"name": "types"},
+        "max_crops": 256,
+        "metrics": {k: (None if v != v else round(v, 4)) for k, v in ckpt["val"].items()},
+        "training": {"command": ckpt["command"], "epochs": ckpt["epoch"] + 1,
+                     "train_time_s": round(ckpt["train_time_s"]), "date": time.strftime("%Y-%m-%d", time.gmtime()),
+                     "hardware": "CPU, 2 cores (shared)"},
+        **kept,
+    }
+    card_path.write_text(json.dumps(card, indent=2, allow_nan=False) + "\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap_ = argparse.ArgumentParser()
+    ap_.add_argument("--data", type=Path, default=Path("../shared/datasets"))
+    ap_.add_argument("--card", type=Path, default=Path("models/hivesight-detector.card.json"),
+                     help="detector card to add the classifier to; the ONNX is written beside it")
+    ap_.add_argument("--epochs", type=int, default=30)
+    ap_.add_argument("--per-epoch", type=int, default=8192, help="crops per epoch")
+    ap_.add_argument("--batch", type=int, default=128)
+    ap_.add_argument("--lr", type=float, default=3e-3)
+    ap_.add_argument("--seed", type=int, default=0)
+    ap_.add_argument("--workers", type=int, default=1)
+    ap_.add_argument("--run", default="beetype")
+    ap_.add_argument("--smoke", action="store_true",
+                     help="one tiny epoch, added to the smoke detector in training/runs/smoke-export/")
+    a = ap_.parse_args(argv)
+    command = "python -m training.beetype " + " ".join(shlex.quote(x) for x in (argv if argv is not None else sys.argv[1:]))
+    random.seed(a.seed)
+    np.random.seed(a.seed)
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(2)
+
+    hive_train, hive_val = hive_split(a.data)
+    crops_train, crops_val = crop_split(a.data)
+    if a.smoke:
+        # Adds to the smoke detector (training.train --smoke), never to the shipped card.
+        a.card = HERE / "runs" / "smoke-export" / "hivesight-detector.card.json"
+        a.epochs, a.per_epoch, a.batch, a.workers, a.run = 1, 64, 16, 0, "beetype-smoke"
+        hive_train, hive_val, crops_train, crops_val = hive_train[:3], hive_val[:2], crops_train[:8], crops_val[:8]
+    t0 = time.time()
+    items = hive_items(load_hive(a.data, hive_train)) + crop_split_samples(load_crops(crops_train))
+    sets = val_sets(a.data, hive_val, crops_val)
+    counts = {t: sum(1 for it in items if it.cls == i) for i, t in enumerate(TYPES)}
+    print(f"loaded in {time.time() - t0:.0f}s: train {counts}, val " +
+          ", ".join(f"{k}={len(v[1])}" for k, v in sets.items()), flush=True)
+
+    ds = CropDataset(items, a.per_epoch, a.seed)
+    net = BeeTypeNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-3)
+    steps = a.epochs * math.ceil(a.per_epoch / a.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.1)
+    ckpt_dir = HERE / "checkpoints"
+    ckpt_dir.mkdir(exist_ok=True)
+    best_path = ckpt_dir / f"{a.run}-best.pt"
+    best, train_time = -1.0, 0.0
+    log = (HERE / "runs" / f"{a.run}.csv")
+    log.parent.mkdir(exist_ok=True)
+    log.write_text("")
+    for epoch in range(a.epochs):
+        ds.epoch = epoch
+        dl = torch.utils.data.DataLoader(ds, batch_size=a.batch, num_workers=a.workers)
+        net.train()
+        te, total, n = time.time(), 0.0, 0
+        for x, y in dl:
+            loss = nn.functional.cross_entropy(net(x.float() / 255.0), y, label_smoothing=0.05)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            total, n = total + float(loss.detach()), n + 1
+        train_time += time.time() - te
+        val = evaluate(net, sets)
+        row = {"epoch": epoch, "loss": round(total / max(1, n), 4), **{k: round(v, 4) for k, v in val.items()}}
+        with log.open("a") as f:
+            f.write(json.dumps(row) + "\n")
+        print(f"epoch {epoch} ({time.time() - te:.0f}s): " + " ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+        if score(val) > best:
+            best = score(val)
+            torch.save({"model": net.state_dict(), "val": val, "epoch": epoch, "train_time_s": train_time,
+                        "command": command}, best_path)
+
+    ckpt = torch.load(best_path, weights_only=False)
+    net.load_state_dict(ckpt["model"])
+    ckpt["train_time_s"] = train_time
+    onnx_path = a.card.parent / f"{NAME}.onnx"
+    export(net, onnx_path)
+    write_card_section(a.card, onnx_path.name, ckpt)
+    print(f"best epoch {ckpt['epoch']}: {ckpt['val']}; wrote {onnx_path} and {a.card}")
+
+
+if __name__ == "__main__":
+    main()

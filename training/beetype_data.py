@@ -1,0 +1,163 @@
+"""Crops for the bee-type classifier (see beetype.py), made the way the engine makes them.
+
+Training crops: a bee's box from the hive-entrance training frames or a pollen crop, the source
+scaled to a detector-like scale (mostly the deployment one, sometimes far from it), the box
+jittered like a detector's, colour and compression noise, then `sample_square` and the eight
+flips / quarter turns (a camera above the landing board sees bees in every orientation).
+Validation crops: ground-truth boxes on frames resized exactly to the engine's decode size.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from .data import CROPS, HIVE, Sample, _photometric, load_crops, load_hive, load_image, read_yolo
+
+TYPES = ("bee", "pollen", "drone")
+SIZE = 48
+CONTEXT = 1.5
+# Detector-scale px per cached px at deployment: hive frames are cached at 1920x540 and the engine
+# sees them at 960x256; pollen crops are seen at about their own size.
+DEPLOY = {HIVE: 0.5, CROPS: 1.0}
+
+
+def sample_square(a: np.ndarray, cx: float, cy: float, side: float, size: int = SIZE) -> np.ndarray:
+    """`size` x `size` bilinear samples of the square of `side` px centred on (cx, cy); edges clamped.
+
+    Sample i sits at the centre of the i-th of `size` equal steps across the square (pixel centres
+    at integer + 0.5), exactly as the engine's sampler does. Returns float32 HxWx3 in 0..255.
+    """
+    h, w = a.shape[:2]
+    step = side / size
+    grid = (np.arange(size, dtype=np.float64) + 0.5) * step - 0.5
+    xs = np.clip(cx - side / 2 + grid, 0, w - 1)
+    ys = np.clip(cy - side / 2 + grid, 0, h - 1)
+    x0, y0 = np.floor(xs).astype(np.int64), np.floor(ys).astype(np.int64)
+    x1, y1 = np.minimum(x0 + 1, w - 1), np.minimum(y0 + 1, h - 1)
+    fx = (xs - x0).astype(np.float32)[None, :, None]
+    fy = (ys - y0).astype(np.float32)[:, None, None]
+    f = a.astype(np.float32)
+    top = f[y0][:, x0] * (1 - fx) + f[y0][:, x1] * fx
+    bot = f[y1][:, x0] * (1 - fx) + f[y1][:, x1] * fx
+    return top * (1 - fy) + bot * fy
+
+
+def crop_side(box_w: float, box_h: float) -> float:
+    return CONTEXT * max(box_w, box_h)
+
+
+@dataclass
+class Item:
+    image: Image.Image
+    box: np.ndarray  # x1, y1, x2, y2 in cached px
+    cls: int
+    source: str
+
+
+def hive_items(samples: list[Sample]) -> list[Item]:
+    return [Item(s.image, s.boxes[i] * s.scale, int(s.subtype[i]), HIVE)
+            for s in samples if s.image is not None for i in range(len(s.boxes))]
+
+
+def crop_split_samples(samples: list[Sample]) -> list[Item]:
+    return [Item(s.image, s.boxes[0], int(s.subtype[0]), CROPS) for s in samples if s.image is not None]
+
+
+def _rel_scale(source: str, rng: random.Random) -> float:
+    if source == HIVE:  # bees ~30 px at deployment; also 18-90 px for other cameras
+        return float(np.exp(rng.uniform(-0.3, 0.3))) if rng.random() < 0.7 else float(np.exp(rng.uniform(np.log(0.6), np.log(3.0))))
+    # pollen crops: ~300 px tall as eval feeds them; down to ~35 px to look like hive footage
+    return float(np.exp(rng.uniform(-0.15, 0.15))) if rng.random() < 0.5 else float(np.exp(rng.uniform(np.log(0.12), np.log(1.0))))
+
+
+def make_crop(it: Item, rng: random.Random) -> np.ndarray:
+    t = DEPLOY[it.source] * _rel_scale(it.source, rng)  # cached px -> detector px
+    x1, y1, x2, y2 = (float(v) for v in it.box)
+    bw, bh = x2 - x1, y2 - y1
+    # A detector's box: centre off by ~8% of the size, size off by ~12%, aspect by ~8%.
+    cx = (x1 + x2) / 2 + rng.gauss(0, 0.08) * bw
+    cy = (y1 + y2) / 2 + rng.gauss(0, 0.08) * bh
+    s, ar = float(np.exp(rng.gauss(0, 0.12))), float(np.exp(rng.gauss(0, 0.08)))
+    side = crop_side(bw * s * ar, bh * s / ar)
+    half = side * 0.6 + 4 / t
+    iw, ih = it.image.size
+    rx0, ry0 = max(0, int(cx - half)), max(0, int(cy - half))
+    rx1, ry1 = min(iw, int(np.ceil(cx + half))), min(ih, int(np.ceil(cy + half)))
+    region = it.image.crop((rx0, ry0, rx1, ry1))
+    w, h = max(1, round((rx1 - rx0) * t)), max(1, round((ry1 - ry0) * t))
+    region = _photometric(region.resize((w, h), Image.Resampling.BILINEAR), rng)
+    tx, ty = w / (rx1 - rx0), h / (ry1 - ry0)
+    a = sample_square(np.asarray(region), (cx - rx0) * tx, (cy - ry0) * ty, side * (tx + ty) / 2)
+    if rng.random() < 0.5:
+        a = a[:, ::-1]
+    if rng.random() < 0.5:
+        a = a[::-1]
+    if rng.random() < 0.5:
+        a = a.transpose(1, 0, 2)
+    return np.ascontiguousarray(a.transpose(2, 0, 1))
+
+
+class CropDataset:
+    """`length` crops per epoch, classes drawn with weight n^-0.5 (rare pollen and drones are seen
+    more often than their share, not as often as workers), reproducible from (seed, epoch, index)."""
+
+    def __init__(self, items: list[Item], length: int, seed: int) -> None:
+        self.items, self.length, self.seed, self.epoch = items, length, seed, 0
+        counts = np.bincount([it.cls for it in items], minlength=len(TYPES)).astype(np.float64)
+        w = np.array([counts[it.cls] ** -0.5 for it in items])
+        self.cum = np.cumsum(w / w.sum())
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, i: int) -> tuple[np.ndarray, int]:
+        rng = random.Random((self.seed * 1000 + self.epoch) * 1_000_003 + i)
+        k = min(int(np.searchsorted(self.cum, rng.random())), len(self.items) - 1)
+        it = self.items[k]
+        return make_crop(it, rng).astype(np.float32), it.cls
+
+
+def engine_size(w: int, h: int, max_w: int = 960, max_h: int = 544, stride: int = 32) -> tuple[int, int]:
+    """The engine's decode size for a source (Detector.inputSizeFor, dynamic model, no upscaling)."""
+    scale = min(1.0, max_w / w, max_h / h)
+
+    def side(src: int, mx: int) -> int:
+        return min(mx, max(stride, round(src * scale / stride) * stride))
+    return side(w, max_w), side(h, max_h)
+
+
+def _val_crops(im: Image.Image, boxes: np.ndarray) -> list[np.ndarray]:
+    w, h = engine_size(*im.size)
+    sx, sy = w / im.width, h / im.height
+    a = np.asarray(im.resize((w, h), Image.Resampling.BILINEAR))
+    out = []
+    for x1, y1, x2, y2 in boxes:
+        side = crop_side((x2 - x1) * sx, (y2 - y1) * sy)
+        out.append(sample_square(a, (x1 + x2) / 2 * sx, (y1 + y2) / 2 * sy, side).transpose(2, 0, 1))
+    return out
+
+
+def val_sets(data: Path, hive_names: list[str], crop_files: list[Path]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    for n in hive_names:
+        im = load_image(data / HIVE / "images" / n, 1.0)
+        boxes, cls = read_yolo(data / HIVE / "labels" / (Path(n).stem + ".txt"), im.width, im.height)
+        xs += _val_crops(im, boxes)
+        ys += [int(c) for c in cls]
+    cx: list[np.ndarray] = []
+    cy: list[int] = []
+    for s in load_crops(crop_files):
+        assert s.image is not None
+        cx += _val_crops(s.image, s.boxes)
+        cy.append(int(s.subtype[0]))
+    return {"hive": (np.stack(xs).astype(np.float32), np.array(ys)),
+            "crops": (np.stack(cx).astype(np.float32), np.array(cy))}
+
+
+__all__ = ["TYPES", "SIZE", "CONTEXT", "Item", "CropDataset", "hive_items", "crop_split_samples", "val_sets",
+           "sample_square", "engine_size", "load_hive"]
