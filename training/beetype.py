@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> None:
     ap_.add_argument("--data", type=Path, default=Path("../shared/datasets"))
     ap_.add_argument("--card", type=Path, default=Path("models/hivesight-detector.card.json"),
                      help="detector card to add the classifier to; the ONNX is written beside it")
-    ap_.add_argument("--epochs", type=int, default=30)
+    ap_.add_argument("--epochs", type=int, default=36)
     ap_.add_argument("--per-epoch", type=int, default=8192, help="crops per epoch")
     ap_.add_argument("--batch", type=int, default=128)
     ap_.add_argument("--lr", type=float, default=3e-3)

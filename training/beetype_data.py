@@ -101,14 +101,30 @@ def make_crop(it: Item, rng: random.Random) -> np.ndarray:
     return np.ascontiguousarray(a.transpose(2, 0, 1))
 
 
+# Share of draws from each source. Within the hive clip, kinds are drawn with weight n^-0.5 (rare
+# pollen and drones more often than their share, not as often as workers); within the pollen
+# crops every crop is equally likely, so their own half-and-half prior is kept. (Weighting all
+# pollen together let the crops' pollen dominate the pollen draws while their workers were lost
+# among the hive's: the classifier learnt that a close-up bee is a pollen bee.)
+SOURCE_SHARE = {HIVE: 0.75, CROPS: 0.25}
+
+
 class CropDataset:
-    """`length` crops per epoch, classes drawn with weight n^-0.5 (rare pollen and drones are seen
-    more often than their share, not as often as workers), reproducible from (seed, epoch, index)."""
+    """`length` crops per epoch drawn as SOURCE_SHARE says, reproducible from (seed, epoch, index)."""
 
     def __init__(self, items: list[Item], length: int, seed: int) -> None:
         self.items, self.length, self.seed, self.epoch = items, length, seed, 0
-        counts = np.bincount([it.cls for it in items], minlength=len(TYPES)).astype(np.float64)
-        w = np.array([counts[it.cls] ** -0.5 for it in items])
+        w = np.zeros(len(items))
+        for source, share in SOURCE_SHARE.items():
+            idx = [i for i, it in enumerate(items) if it.source == source]
+            if not idx:
+                continue
+            if source == HIVE:
+                counts = np.bincount([items[i].cls for i in idx], minlength=len(TYPES)).astype(np.float64)
+                sw = np.array([counts[items[i].cls] ** -0.5 for i in idx])
+            else:
+                sw = np.ones(len(idx))
+            w[idx] = share * sw / sw.sum()
         self.cum = np.cumsum(w / w.sum())
 
     def __len__(self) -> int:
