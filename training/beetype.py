@@ -30,7 +30,8 @@ import torch
 from PIL import Image
 from torch import nn
 
-from .beetype_data import CONTEXT, SIZE, TYPES, CropDataset, crop_split_samples, hive_items, val_sets
+from .beetype_data import (CONTEXT, SIZE, TYPES, CropDataset, crop_split_samples, hive_items, mine_negatives,
+                           negative_items, val_sets)
 from .data import crop_split, hive_split, load_crops, load_hive
 from .export import fold_bn
 from .model import DWBlock, conv_bn
@@ -88,14 +89,14 @@ def evaluate(net: nn.Module, sets: dict[str, tuple[np.ndarray, np.ndarray]]) -> 
             out["crop_ap_pollen"] = ap(p[:, 1], y == 1)
         else:
             out["hive_acc"] = float((pred == y).mean())
-            for c in (1, 2):
+            for c in range(1, len(TYPES)):
                 out[f"hive_ap_{TYPES[c]}"] = ap(p[:, c], y == c)
                 out[f"hive_recall_{TYPES[c]}"] = float((pred[y == c] == c).mean()) if (y == c).any() else float("nan")
     return out
 
 
 def score(m: dict[str, float]) -> float:
-    vals = [m.get("hive_ap_pollen", 0.0), m.get("hive_ap_drone", 0.0), m.get("crop_acc", 0.0)]
+    vals = [m.get("hive_ap_pollen", 0.0), m.get("hive_ap_drone", 0.0), m.get("hive_ap_none", 0.0), m.get("crop_acc", 0.0)]
     return float(np.mean([0.0 if v != v else v for v in vals]))
 
 
@@ -122,7 +123,8 @@ def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any]) ->
             if k in ("detector_weight", "detector_weight_selection")}
     card["subtype_classifier"] = {
         "file": onnx_name,
-        "classes": list(TYPES),
+        # null: "not a honeybee"; the engine scales the honeybee score by 1 - its probability.
+        "classes": [t if t != "none" else None for t in TYPES],
         "input": {"name": "crops", "size": SIZE, "context": CONTEXT, "channels": "RGB"},
         "normalization": {"scale": 1 / 255, "mean": [0, 0, 0], "std": [1, 1, 1]},
         "output": {"name": "types"},
@@ -165,8 +167,10 @@ def main(argv: list[str] | None = None) -> None:
         a.epochs, a.per_epoch, a.batch, a.workers, a.run = 1, 64, 16, 0, "beetype-smoke"
         hive_train, hive_val, crops_train, crops_val = hive_train[:3], hive_val[:2], crops_train[:8], crops_val[:8]
     t0 = time.time()
-    items = hive_items(load_hive(a.data, hive_train)) + crop_split_samples(load_crops(crops_train))
-    sets = val_sets(a.data, hive_val, crops_val)
+    detector_onnx = a.card.parent / json.loads(a.card.read_text())["file"]
+    hive = load_hive(a.data, hive_train)
+    items = hive_items(hive) + crop_split_samples(load_crops(crops_train)) + negative_items(mine_negatives(hive, detector_onnx))
+    sets = val_sets(a.data, hive_val, crops_val, detector_onnx)
     counts = {t: sum(1 for it in items if it.cls == i) for i, t in enumerate(TYPES)}
     print(f"loaded in {time.time() - t0:.0f}s: train {counts}, val " +
           ", ".join(f"{k}={len(v[1])}" for k, v in sets.items()), flush=True)

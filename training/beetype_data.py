@@ -17,12 +17,15 @@ from PIL import Image
 
 from .data import CROPS, HIVE, Sample, _photometric, load_crops, load_hive, load_image, read_yolo
 
-TYPES = ("bee", "pollen", "drone")
+TYPES = ("bee", "pollen", "drone", "none")
+NONE = 3  # not a honeybee: where the detector fired on wood, shadows, bee parts
+NEG = "negatives"
+NEG_IOU = 0.3  # a detection overlapping no labelled insect by this much is a false positive
 SIZE = 48
 CONTEXT = 1.5
 # Detector-scale px per cached px at deployment: hive frames are cached at 1920x540 and the engine
 # sees them at 960x256; pollen crops are seen at about their own size.
-DEPLOY = {HIVE: 0.5, CROPS: 1.0}
+DEPLOY = {HIVE: 0.5, CROPS: 1.0, NEG: 0.5}
 
 
 def sample_square(a: np.ndarray, cx: float, cy: float, side: float, size: int = SIZE) -> np.ndarray:
@@ -68,7 +71,7 @@ def crop_split_samples(samples: list[Sample]) -> list[Item]:
 
 
 def _rel_scale(source: str, rng: random.Random) -> float:
-    if source == HIVE:  # bees ~30 px at deployment; also 18-90 px for other cameras
+    if source in (HIVE, NEG):  # bees ~30 px at deployment; also 18-90 px for other cameras
         return float(np.exp(rng.uniform(-0.3, 0.3))) if rng.random() < 0.7 else float(np.exp(rng.uniform(np.log(0.6), np.log(3.0))))
     # pollen crops: ~300 px tall as eval feeds them; down to ~35 px to look like hive footage
     return float(np.exp(rng.uniform(-0.15, 0.15))) if rng.random() < 0.5 else float(np.exp(rng.uniform(np.log(0.12), np.log(1.0))))
@@ -106,7 +109,8 @@ def make_crop(it: Item, rng: random.Random) -> np.ndarray:
 # crops every crop is equally likely, so their own half-and-half prior is kept. (Weighting all
 # pollen together let the crops' pollen dominate the pollen draws while their workers were lost
 # among the hive's: the classifier learnt that a close-up bee is a pollen bee.)
-SOURCE_SHARE = {HIVE: 0.75, CROPS: 0.25}
+# False positives of the shipped detector on the hive training frames teach the "none" class.
+SOURCE_SHARE = {HIVE: 0.6, CROPS: 0.2, NEG: 0.2}
 
 
 class CropDataset:
@@ -137,6 +141,25 @@ class CropDataset:
         return make_crop(it, rng).astype(np.float32), it.cls
 
 
+def mine_negatives(samples: list[Sample], detector_onnx: Path, min_score: float = 0.05) -> list[tuple[Sample, np.ndarray]]:
+    """Honeybee detections of the shipped detector (fed like the engine) that overlap no labelled
+    box by NEG_IOU: (sample, boxes in original px)."""
+    from .evaluate import iou_one, onnx_infer, predict
+    infer = onnx_infer(str(detector_onnx))
+    out = []
+    for s in samples:
+        pred, _ = predict(infer, s)
+        keep = (pred.cls <= 2) & (pred.scores >= min_score)
+        boxes = [b for b in pred.boxes[keep]
+                 if len(s.boxes) == 0 or float(iou_one(b, s.boxes).max()) < NEG_IOU]
+        out.append((s, np.array(boxes, np.float32).reshape(-1, 4)))
+    return out
+
+
+def negative_items(mined: list[tuple[Sample, np.ndarray]]) -> list[Item]:
+    return [Item(s.image, b * s.scale, NONE, NEG) for s, boxes in mined if s.image is not None for b in boxes]
+
+
 def engine_size(w: int, h: int, max_w: int = 960, max_h: int = 544, stride: int = 32) -> tuple[int, int]:
     """The engine's decode size for a source (Detector.inputSizeFor, dynamic model, no upscaling)."""
     scale = min(1.0, max_w / w, max_h / h)
@@ -157,14 +180,18 @@ def _val_crops(im: Image.Image, boxes: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def val_sets(data: Path, hive_names: list[str], crop_files: list[Path]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def val_sets(data: Path, hive_names: list[str], crop_files: list[Path],
+             detector_onnx: Path | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     xs: list[np.ndarray] = []
     ys: list[int] = []
+    mined = dict((s.path.name, b) for s, b in mine_negatives(load_hive(data, hive_names), detector_onnx)) \
+        if detector_onnx is not None else {}
     for n in hive_names:
         im = load_image(data / HIVE / "images" / n, 1.0)
         boxes, cls = read_yolo(data / HIVE / "labels" / (Path(n).stem + ".txt"), im.width, im.height)
-        xs += _val_crops(im, boxes)
-        ys += [int(c) for c in cls]
+        neg = mined.get(n, np.zeros((0, 4), np.float32))
+        xs += _val_crops(im, np.concatenate([boxes, neg]))
+        ys += [int(c) for c in cls] + [NONE] * len(neg)
     cx: list[np.ndarray] = []
     cy: list[int] = []
     for s in load_crops(crop_files):
@@ -175,5 +202,5 @@ def val_sets(data: Path, hive_names: list[str], crop_files: list[Path]) -> dict[
             "crops": (np.stack(cx).astype(np.float32), np.array(cy))}
 
 
-__all__ = ["TYPES", "SIZE", "CONTEXT", "Item", "CropDataset", "hive_items", "crop_split_samples", "val_sets",
+__all__ = ["TYPES", "NONE", "mine_negatives", "negative_items", "SIZE", "CONTEXT", "Item", "CropDataset", "hive_items", "crop_split_samples", "val_sets",
            "sample_square", "engine_size", "load_hive"]

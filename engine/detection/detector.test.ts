@@ -11,6 +11,7 @@ import { PRODUCT_CLASSES } from '../types.ts';
 import type { RawFrame } from '../types.ts';
 import { Detector } from './detector.ts';
 import type { SessionFactory } from './detector.ts';
+import type { ModelCard, SubtypeClassifierCard } from './model-card.ts';
 
 const CARD = path.resolve('models/hivesight-detector.card.json');
 const ONNX = path.resolve('models/hivesight-detector.onnx');
@@ -176,8 +177,19 @@ describe('Detector (shipped model)', () => {
 });
 
 describe('Detector with a subtype classifier', () => {
-  /** The real detector; the classifier session answers `probs` for every crop. */
-  function withFixedTypes(probs: number[], seen: number[][]): SessionFactory {
+  /**
+   * The real detector; the classifier session answers the same row for every crop: `types` in
+   * the card's type order and, where the card has one, `none` in its "not a honeybee" column.
+   */
+  function withFixedTypes(
+    sc: SubtypeClassifierCard,
+    types: number[],
+    seen: number[][],
+    none = 0,
+  ): SessionFactory {
+    const row = new Array<number>(sc.columns).fill(0);
+    sc.typeColumns.forEach((column, j) => (row[column] = types[j]!));
+    if (sc.noneColumn !== null) row[sc.noneColumn] = none;
     return async (modelPath, options) => {
       const session = await ort.InferenceSession.create(modelPath, options);
       if (!modelPath.endsWith('hivesight-beetype.onnx')) return session;
@@ -189,14 +201,23 @@ describe('Detector with a subtype classifier', () => {
           seen.push(dims);
           const n = dims[0]!;
           const data = Float32Array.from(
-            { length: n * probs.length },
-            (_, i) => probs[i % probs.length]!,
+            { length: n * row.length },
+            (_, i) => row[i % row.length]!,
           );
-          return Promise.resolve({ types: new ort.Tensor('float32', data, [n, probs.length]) });
+          return Promise.resolve({ types: new ort.Tensor('float32', data, [n, row.length]) });
         },
         release: () => session.release(),
       };
     };
+  }
+
+  /** The shipped card with the classifier alone deciding (no blend with the detector's split). */
+  async function classifierOnly(): Promise<
+    ModelCard & { subtypeClassifier: SubtypeClassifierCard }
+  > {
+    const shipped = await Detector.open(CARD);
+    const sc = { ...shipped.card.subtypeClassifier!, detectorWeights: [0, 0, 0] };
+    return { ...shipped.card, subtypeClassifier: sc };
   }
 
   it('ships a classifier for worker, pollen and drone', async () => {
@@ -206,21 +227,19 @@ describe('Detector with a subtype classifier', () => {
   });
 
   it("gives each honeybee the classifier's class, scored by its probability", async () => {
-    const shipped = await Detector.open(CARD);
-    // The classifier alone (no blending with the detector's own split) for exact scores.
-    const sc = { ...shipped.card.subtypeClassifier!, detectorWeights: [0, 0, 0] };
-    const base = { card: { ...shipped.card, subtypeClassifier: sc } };
+    const card = await classifierOnly();
+    const sc = card.subtypeClassifier;
     const frame = syntheticFrame(960, 544);
-    const plain = Detector.fromCard({ ...base.card, subtypeClassifier: undefined }, { threads: 1 });
+    const plain = Detector.fromCard({ ...card, subtypeClassifier: undefined }, { threads: 1 });
     const honeybees = (await plain.detect(frame, 960, 544, { scoreThreshold: 0.01 })).filter(
       (d) => d.cls !== 'hornet',
     );
     expect(honeybees.length).toBeGreaterThan(0);
 
     const seen: number[][] = [];
-    const allPollen = Detector.fromCard(base.card, {
+    const allPollen = Detector.fromCard(card, {
       threads: 1,
-      createSession: withFixedTypes([0, 1, 0], seen),
+      createSession: withFixedTypes(sc, [0, 1, 0], seen),
     });
     const typed = await allPollen.detect(frame, 960, 544, { scoreThreshold: 0.01 });
     const pollen = typed.filter((d) => d.cls !== 'hornet');
@@ -232,9 +251,9 @@ describe('Detector with a subtype classifier', () => {
       Math.max(...honeybees.map((d) => d.score)) - 1e-6,
     );
 
-    const halves = Detector.fromCard(base.card, {
+    const halves = Detector.fromCard(card, {
       threads: 1,
-      createSession: withFixedTypes([0.2, 0.3, 0.5], []),
+      createSession: withFixedTypes(sc, [0.2, 0.3, 0.5], []),
     });
     const drones = (await halves.detect(frame, 960, 544, { scoreThreshold: 0.01 })).filter(
       (d) => d.cls !== 'hornet',
@@ -247,17 +266,38 @@ describe('Detector with a subtype classifier', () => {
     await Promise.all([plain.close(), allPollen.close(), halves.close()]);
   });
 
+  it("scales a honeybee down by the classifier's belief that it is none", async () => {
+    const card = await classifierOnly();
+    const sc = { ...card.subtypeClassifier, typeColumns: [0, 1, 2], noneColumn: 3, columns: 4 };
+    const frame = syntheticFrame(960, 544);
+    const detect = async (none: number) => {
+      const detector = Detector.fromCard(
+        { ...card, subtypeClassifier: sc },
+        { threads: 1, createSession: withFixedTypes(sc, [0, 1, 0], [], none) },
+      );
+      const dets = await detector.detect(frame, 960, 544, { scoreThreshold: 0.01 });
+      await detector.close();
+      return dets.filter((d) => d.cls !== 'hornet');
+    };
+    const sure = await detect(0);
+    const doubtful = await detect(0.75);
+    const byBox = new Map(sure.map((d) => [JSON.stringify(d.box), d.score]));
+    expect(doubtful.length).toBeGreaterThan(0);
+    expect(doubtful.length).toBeLessThanOrEqual(sure.length);
+    for (const d of doubtful) {
+      expect(d.cls).toBe('pollen');
+      expect(d.score).toBeCloseTo(0.25 * byBox.get(JSON.stringify(d.box))!, 5);
+    }
+  });
+
   it('types at most max_crops honeybees per frame, the best ones', async () => {
     const base = await Detector.open(CARD);
     const seen: number[][] = [];
-    const card = {
-      ...base.card,
-      subtypeClassifier: { ...base.card.subtypeClassifier!, maxCrops: 2 },
-    };
-    const detector = Detector.fromCard(card, {
-      threads: 1,
-      createSession: withFixedTypes([1, 0, 0], seen),
-    });
+    const sc = { ...base.card.subtypeClassifier!, maxCrops: 2 };
+    const detector = Detector.fromCard(
+      { ...base.card, subtypeClassifier: sc },
+      { threads: 1, createSession: withFixedTypes(sc, [1, 0, 0], seen) },
+    );
     const dets = await detector.detect(syntheticFrame(960, 544), 960, 544, {
       scoreThreshold: 0.01,
     });

@@ -244,8 +244,9 @@ export class Detector {
   /**
    * The classifier splits each honeybee's summed score among its classes: the detection takes
    * the most likely class (the classifier's probabilities, blended with the detector's own
-   * subtype split by the card's `detector_weight`), scored honeybee score x that probability,
-   * and is kept when that reaches the class's threshold. Beyond `maxCrops` honeybees in a frame
+   * subtype split by the card's `detector_weight`), scored honeybee score x the classifier's
+   * belief that it is a honeybee at all x that class's probability, and is kept when that
+   * reaches the class's threshold. Beyond `maxCrops` honeybees in a frame
    * (the weakest: detections arrive best first) candidates are dropped rather than left untyped.
    */
   private async retype(
@@ -272,18 +273,27 @@ export class Detector {
         y2: (box.y + box.height) / sy,
       })),
     );
-    const { classes, detectorWeights } = classifier.card;
+    const { classes, detectorWeights, typeColumns, noneColumn, columns } = classifier.card;
     const k = classes.length;
     const own = new Float32Array(k);
+    const types = new Float32Array(k);
     const out = detections.filter((d) => d.cls !== honeybee);
     bees.forEach((bee, n) => {
+      const row = probs.subarray(n * columns, (n + 1) * columns);
       const i = source.get(bee)!;
-      for (let j = 0; j < k; j++) own[j] = candidates.groupScores![i * k + this.groupIndex[j]!]!;
-      const mixed = mixTypes(probs.subarray(n * k, (n + 1) * k), own, detectorWeights);
+      let typeSum = 0;
+      for (let j = 0; j < k; j++) {
+        own[j] = candidates.groupScores![i * k + this.groupIndex[j]!]!;
+        types[j] = row[typeColumns[j]!]!;
+        typeSum += types[j]!;
+      }
+      for (let j = 0; j < k; j++) types[j] = typeSum > 0 ? types[j]! / typeSum : 1 / k;
+      const mixed = mixTypes(types, own, detectorWeights);
       let best = 0;
       for (let j = 1; j < k; j++) if (mixed[j]! > mixed[best]!) best = j;
       const cls = classes[best]!;
-      const score = bee.score * mixed[best]!;
+      const honeybeeProb = noneColumn === null ? 1 : 1 - row[noneColumn]!;
+      const score = bee.score * honeybeeProb * mixed[best]!;
       if (score >= thresholds[this.card.classes.indexOf(cls)]!) {
         out.push(makeDetection(cls, score, bee.box));
       }

@@ -145,6 +145,9 @@ describe('validateModelCard', () => {
     expect(card.subtypeClassifier).toMatchObject({
       modelPath: path.resolve('/x/types.onnx'),
       classes: ['bee', 'hornet'],
+      typeColumns: [0, 1],
+      noneColumn: null,
+      columns: 2,
       input: { size: 48, context: 1.5 },
       maxCrops: 256,
       detectorWeights: [0, 0],
@@ -154,6 +157,19 @@ describe('validateModelCard', () => {
       '/x/m.card.json',
     );
     expect(weighted.subtypeClassifier?.detectorWeights).toEqual([0, 0.7]);
+    const withNone = validateModelCard(
+      { ...good(), subtype_classifier: { ...section, classes: ['hornet', null, 'bee'] } },
+      '/x/m.card.json',
+    );
+    expect(withNone.subtypeClassifier).toMatchObject({
+      classes: ['hornet', 'bee'],
+      typeColumns: [0, 2],
+      noneColumn: 1,
+      columns: 3,
+    });
+    expect(
+      problems({ ...good(), subtype_classifier: { ...section, classes: ['bee', null, null] } }),
+    ).toMatch(/classes\[2\] repeats null.*must name at least 2/);
     const message = problems({
       ...good(),
       subtype_classifier: {
@@ -167,7 +183,7 @@ describe('validateModelCard', () => {
     });
     for (const field of [
       'subtype_classifier.file must name an .onnx',
-      'subtype_classifier.classes[1] must be one of the detector classes',
+      'subtype_classifier.classes[1] must be one of the detector classes or null',
       'subtype_classifier.classes[2] repeats',
       'subtype_classifier.input.name',
       'subtype_classifier.input.size',

@@ -52,8 +52,17 @@ export interface SubtypeClassifierCard {
   file: string;
   /** Absolute path of its ONNX file. */
   modelPath: string;
-  /** Output column i -> product class; each is one of the detector's classes. */
+  /** The types it tells apart, each one of the detector's classes. */
   classes: ProductClass[];
+  /** Output column of each type (`classes[j]` is column `typeColumns[j]`). */
+  typeColumns: number[];
+  /**
+   * Output column of "not a honeybee" (a `null` in the card's classes), or null when the model
+   * has none. Its probability scales the honeybee score down: a second opinion on the detection.
+   */
+  noneColumn: number | null;
+  /** Output columns in all. */
+  columns: number;
   input: {
     name: string;
     /** Crops are `size` x `size`. */
@@ -261,15 +270,27 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     if (scFile && !scFile.toLowerCase().endsWith('.onnx'))
       bad(f('file'), 'must name an .onnx file');
     const scClasses: ProductClass[] = [];
-    if (!Array.isArray(sc.classes) || sc.classes.length < 2) {
-      bad(f('classes'), 'must be an array of at least 2 of the detector classes');
+    const typeColumns: number[] = [];
+    let noneColumn: number | null = null;
+    const columns = Array.isArray(sc.classes) ? sc.classes.length : 0;
+    if (!Array.isArray(sc.classes)) {
+      bad(f('classes'), 'must be an array of detector classes (and at most one null)');
     } else {
       sc.classes.forEach((c: unknown, i) => {
-        if (!isProductClass(c) || !classes.includes(c)) {
-          bad(`${f('classes')}[${i}]`, 'must be one of the detector classes');
+        if (c === null) {
+          if (noneColumn !== null) bad(`${f('classes')}[${i}]`, 'repeats null');
+          noneColumn = i;
+        } else if (!isProductClass(c) || !classes.includes(c)) {
+          bad(`${f('classes')}[${i}]`, 'must be one of the detector classes or null');
         } else if (scClasses.includes(c)) bad(`${f('classes')}[${i}]`, `repeats "${c}"`);
-        else scClasses.push(c);
+        else {
+          scClasses.push(c);
+          typeColumns.push(i);
+        }
       });
+      if (scClasses.length < 2) {
+        bad(f('classes'), 'must name at least 2 of the detector classes');
+      }
     }
     const scIn = obj(sc.input, f('input'));
     const scNorm = obj(sc.normalization, f('normalization'));
@@ -278,6 +299,9 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
       file: scFile,
       modelPath: path.resolve(path.dirname(cardPath), scFile),
       classes: scClasses,
+      typeColumns,
+      noneColumn,
+      columns,
       input: {
         name: str(scIn.name, f('input.name')),
         size: int(scIn.size, f('input.size'), 4, 1024),

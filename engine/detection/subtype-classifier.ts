@@ -111,9 +111,9 @@ export class SubtypeClassifier {
     private readonly createSession: SessionFactory,
   ) {}
 
-  /** Class probabilities, `classes.length` per box, in box order. Calls must not overlap. */
+  /** The model's output, `columns` values per box, in box order. Calls must not overlap. */
   async classify(frame: RawFrame, boxes: readonly FrameBox[]): Promise<Float32Array> {
-    const k = this.card.classes.length;
+    const k = this.card.columns;
     if (boxes.length === 0) return new Float32Array(0);
     const session = await this.session();
     const { size, context, channels } = this.card.input;
