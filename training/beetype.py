@@ -41,7 +41,7 @@ NAME = "hivesight-beetype"
 
 
 class BeeTypeNet(nn.Module):
-    def __init__(self) -> None:
+    def __init__(self, n_types: int = 3) -> None:
         super().__init__()
         self.features = nn.Sequential(
             conv_bn(3, 24, 3, 1),
@@ -51,7 +51,7 @@ class BeeTypeNet(nn.Module):
             DWBlock(128, 192, 2),  # 3 px
         )
         self.drop = nn.Dropout(0.2)
-        self.fc = nn.Linear(192, len(TYPES))
+        self.fc = nn.Linear(192, n_types)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.drop(self.features(x).mean(dim=(2, 3))))
@@ -89,7 +89,7 @@ def evaluate(net: nn.Module, sets: dict[str, tuple[np.ndarray, np.ndarray]]) -> 
             out["crop_ap_pollen"] = ap(p[:, 1], y == 1)
         else:
             out["hive_acc"] = float((pred == y).mean())
-            for c in range(1, len(TYPES)):
+            for c in range(1, p.shape[1]):
                 out[f"hive_ap_{TYPES[c]}"] = ap(p[:, c], y == c)
                 out[f"hive_recall_{TYPES[c]}"] = float((pred[y == c] == c).mean()) if (y == c).any() else float("nan")
     return out
@@ -114,7 +114,7 @@ def export(net: BeeTypeNet, path: Path) -> None:
         raise RuntimeError(f"ONNX output differs from torch by {err}")
 
 
-def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any]) -> None:
+def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any], n_types: int) -> None:
     """The classifier is described inside the detector's card: the engine loads them as one model."""
     card = json.loads(card_path.read_text())
     # The blend with the detector's own subtype split is chosen through `hivesight eval` after
@@ -124,7 +124,7 @@ def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any]) ->
     card["subtype_classifier"] = {
         "file": onnx_name,
         # null: "not a honeybee"; the engine scales the honeybee score by 1 - its probability.
-        "classes": [t if t != "none" else None for t in TYPES],
+        "classes": [t if t != "none" else None for t in TYPES[:n_types]],
         "input": {"name": "crops", "size": SIZE, "context": CONTEXT, "channels": "RGB"},
         "normalization": {"scale": 1 / 255, "mean": [0, 0, 0], "std": [1, 1, 1]},
         "output": {"name": "types"},
@@ -150,6 +150,9 @@ def main(argv: list[str] | None = None) -> None:
     ap_.add_argument("--seed", type=int, default=0)
     ap_.add_argument("--workers", type=int, default=1)
     ap_.add_argument("--run", default="beetype")
+    ap_.add_argument("--negatives", action="store_true",
+                     help="add a 'none' class from the shipped detector's false positives (tried for 0.5.0: "
+                          "higher precision, more undercounting; not shipped)")
     ap_.add_argument("--smoke", action="store_true",
                      help="one tiny epoch, added to the smoke detector in training/runs/smoke-export/")
     a = ap_.parse_args(argv)
@@ -169,14 +172,17 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.time()
     detector_onnx = a.card.parent / json.loads(a.card.read_text())["file"]
     hive = load_hive(a.data, hive_train)
-    items = hive_items(hive) + crop_split_samples(load_crops(crops_train)) + negative_items(mine_negatives(hive, detector_onnx))
-    sets = val_sets(a.data, hive_val, crops_val, detector_onnx)
-    counts = {t: sum(1 for it in items if it.cls == i) for i, t in enumerate(TYPES)}
+    items = hive_items(hive) + crop_split_samples(load_crops(crops_train))
+    if a.negatives:
+        items += negative_items(mine_negatives(hive, detector_onnx))
+    sets = val_sets(a.data, hive_val, crops_val, detector_onnx if a.negatives else None)
+    n_types = len(TYPES) if a.negatives else len(TYPES) - 1
+    counts = {t: sum(1 for it in items if it.cls == i) for i, t in enumerate(TYPES[:n_types])}
     print(f"loaded in {time.time() - t0:.0f}s: train {counts}, val " +
           ", ".join(f"{k}={len(v[1])}" for k, v in sets.items()), flush=True)
 
     ds = CropDataset(items, a.per_epoch, a.seed)
-    net = BeeTypeNet()
+    net = BeeTypeNet(n_types)
     opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-3)
     steps = a.epochs * math.ceil(a.per_epoch / a.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.1)
@@ -215,7 +221,7 @@ def main(argv: list[str] | None = None) -> None:
     ckpt["train_time_s"] = train_time
     onnx_path = a.card.parent / f"{NAME}.onnx"
     export(net, onnx_path)
-    write_card_section(a.card, onnx_path.name, ckpt)
+    write_card_section(a.card, onnx_path.name, ckpt, n_types)
     print(f"best epoch {ckpt['epoch']}: {ckpt['val']}; wrote {onnx_path} and {a.card}")
 
 

@@ -109,7 +109,8 @@ def make_crop(it: Item, rng: random.Random) -> np.ndarray:
 # crops every crop is equally likely, so their own half-and-half prior is kept. (Weighting all
 # pollen together let the crops' pollen dominate the pollen draws while their workers were lost
 # among the hive's: the classifier learnt that a close-up bee is a pollen bee.)
-# False positives of the shipped detector on the hive training frames teach the "none" class.
+# With --negatives, false positives of the shipped detector on the hive training frames teach a
+# "none" class; without them the shares renormalise to 75% hive, 25% crops (what 0.5.0 used).
 SOURCE_SHARE = {HIVE: 0.6, CROPS: 0.2, NEG: 0.2}
 
 
