@@ -12,7 +12,7 @@ import { makeDetection } from './detection.ts';
 import { availableClasses, loadModelCard } from './model-card.ts';
 import type { ModelCard } from './model-card.ts';
 import { nonMaxSuppression } from './nms.ts';
-import { defaultSessionFactory, sessionOptions } from './session.ts';
+import { defaultSessionFactory, LazySession, sessionOptions } from './session.ts';
 import type { DetectorSession, SessionFactory } from './session.ts';
 import { mixTypes, SubtypeClassifier } from './subtype-classifier.ts';
 import { fillTensor, makeNormaliser } from './preprocess.ts';
@@ -48,7 +48,7 @@ export class Detector {
   private readonly mergedChannels: number[] = [];
   /** Classifier class j -> its position in `mergedChannels` (and in the group scores). */
   private readonly groupIndex: number[] = [];
-  private sessionPromise: Promise<DetectorSession> | undefined;
+  private readonly lazy = new LazySession(() => this.openSession());
   private buffers = new Map<string, Float32Array>();
   /** Runs detections one at a time: the input buffers are reused. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -119,15 +119,13 @@ export class Detector {
 
   /** Creates the session now (it is otherwise created by the first `detect`). */
   async load(): Promise<void> {
-    await this.session();
+    await this.lazy.get();
     await this.subtype?.load();
   }
 
   async close(): Promise<void> {
-    const pending = this.sessionPromise;
-    this.sessionPromise = undefined;
     this.buffers.clear();
-    if (pending) await (await pending.catch(() => undefined))?.release();
+    await this.lazy.release();
     await this.subtype?.close();
   }
 
@@ -153,7 +151,7 @@ export class Detector {
     if (!dynamic && (w > W || h > H)) {
       throw new RangeError(`Frame ${w}x${h} is larger than the model input ${W}x${H}`);
     }
-    const session = await this.session();
+    const session = await this.lazy.get();
     const run = this.queue.then(async () => {
       const input = this.bufferFor(tw, th);
       fillTensor(frame, input, tw, th, this.norm);
@@ -311,18 +309,6 @@ export class Detector {
       this.buffers.set(key, buffer);
     }
     return buffer;
-  }
-
-  private session(): Promise<DetectorSession> {
-    if (!this.sessionPromise) {
-      const pending = this.openSession();
-      this.sessionPromise = pending;
-      // A failed load is not cached: the next call tries again.
-      pending.catch(() => {
-        if (this.sessionPromise === pending) this.sessionPromise = undefined;
-      });
-    }
-    return this.sessionPromise;
   }
 
   private async openSession(): Promise<DetectorSession> {

@@ -31,3 +31,27 @@ export function sessionOptions(threads: number): ort.InferenceSession.SessionOpt
     },
   };
 }
+
+/** A session made on first use, once; a failed load is not kept, so the next use tries again. */
+export class LazySession {
+  private pending: Promise<DetectorSession> | undefined;
+
+  constructor(private readonly open: () => Promise<DetectorSession>) {}
+
+  get(): Promise<DetectorSession> {
+    if (!this.pending) {
+      const pending = this.open();
+      this.pending = pending;
+      pending.catch(() => {
+        if (this.pending === pending) this.pending = undefined;
+      });
+    }
+    return this.pending;
+  }
+
+  async release(): Promise<void> {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (pending) await (await pending.catch(() => undefined))?.release();
+  }
+}

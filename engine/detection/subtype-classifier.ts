@@ -8,7 +8,7 @@ import * as ort from 'onnxruntime-node';
 import { ModelError } from '../errors.ts';
 import type { RawFrame } from '../types.ts';
 import type { SubtypeClassifierCard } from './model-card.ts';
-import { sessionOptions } from './session.ts';
+import { LazySession, sessionOptions } from './session.ts';
 import type { DetectorSession, SessionFactory } from './session.ts';
 
 /** A box in frame pixels. */
@@ -102,7 +102,7 @@ export function mixTypes(
 }
 
 export class SubtypeClassifier {
-  private sessionPromise: Promise<DetectorSession> | undefined;
+  private readonly lazy = new LazySession(() => this.openSession());
   private buffer = new Float32Array(0);
 
   constructor(
@@ -115,7 +115,7 @@ export class SubtypeClassifier {
   async classify(frame: RawFrame, boxes: readonly FrameBox[]): Promise<Float32Array> {
     const k = this.card.columns;
     if (boxes.length === 0) return new Float32Array(0);
-    const session = await this.session();
+    const session = await this.lazy.get();
     const { size, context, channels } = this.card.input;
     const per = 3 * size * size;
     if (this.buffer.length < boxes.length * per) this.buffer = new Float32Array(boxes.length * per);
@@ -144,14 +144,12 @@ export class SubtypeClassifier {
   }
 
   async load(): Promise<void> {
-    await this.session();
+    await this.lazy.get();
   }
 
   async close(): Promise<void> {
-    const pending = this.sessionPromise;
-    this.sessionPromise = undefined;
     this.buffer = new Float32Array(0);
-    if (pending) await (await pending.catch(() => undefined))?.release();
+    await this.lazy.release();
   }
 
   private normalise(input: Float32Array, count: number): void {
@@ -165,17 +163,6 @@ export class SubtypeClassifier {
         for (let i = start; i < start + plane; i++) input[i] = (input[i]! * scale - m) / s;
       }
     }
-  }
-
-  private session(): Promise<DetectorSession> {
-    if (!this.sessionPromise) {
-      const pending = this.openSession();
-      this.sessionPromise = pending;
-      pending.catch(() => {
-        if (this.sessionPromise === pending) this.sessionPromise = undefined;
-      });
-    }
-    return this.sessionPromise;
   }
 
   private async openSession(): Promise<DetectorSession> {
