@@ -44,10 +44,11 @@ export class Detector {
   private readonly createSession: SessionFactory;
   /** Re-types honeybees when the card names a subtype classifier. */
   private readonly subtype: SubtypeClassifier | undefined;
-  /** Score channels of the classifier's classes, decoded as one honeybee score. */
+  /**
+   * Score channel of each of the classifier's classes, in its order: decoded as one honeybee
+   * score, so a candidate's group score j is the detector's own score for class j.
+   */
   private readonly mergedChannels: number[] = [];
-  /** Classifier class j -> its position in `mergedChannels` (and in the group scores). */
-  private readonly groupIndex: number[] = [];
   private readonly lazy = new LazySession(() => this.openSession());
   private buffers = new Map<string, Float32Array>();
   /** Runs detections one at a time: the input buffers are reused. */
@@ -69,12 +70,7 @@ export class Detector {
     this.createSession = options.createSession ?? defaultSessionFactory;
     if (card.subtypeClassifier) {
       this.subtype = new SubtypeClassifier(card.subtypeClassifier, threads, this.createSession);
-      this.mergedChannels = card.subtypeClassifier.classes
-        .map((cls) => card.classes.indexOf(cls))
-        .sort((a, b) => a - b);
-      this.groupIndex = card.subtypeClassifier.classes.map((cls) =>
-        this.mergedChannels.indexOf(card.classes.indexOf(cls)),
-      );
+      this.mergedChannels = card.subtypeClassifier.classes.map((cls) => card.classes.indexOf(cls));
     }
     this.identity = {
       name: card.name,
@@ -281,7 +277,7 @@ export class Detector {
       const i = source.get(bee)!;
       let typeSum = 0;
       for (let j = 0; j < k; j++) {
-        own[j] = candidates.groupScores![i * k + this.groupIndex[j]!]!;
+        own[j] = candidates.groupScores![i * k + j]!;
         types[j] = row[typeColumns[j]!]!;
         typeSum += types[j]!;
       }
