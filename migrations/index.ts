@@ -11,6 +11,7 @@ import * as m0004 from './20261122_0004_create_comparisons_and_hornet_alerts.ts'
 import * as m0005 from './20261123_0005_files_search_covering_index.ts';
 import * as m0006 from './20261123_0006_files_list_covering_index.ts';
 import * as m0007 from './20261123_0007_files_search_trigram_indexes.ts';
+import * as m0008 from './20261124_0008_files_stored_records.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +26,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261123_0005_files_search_covering_index', m0005],
   ['20261123_0006_files_list_covering_index', m0006],
   ['20261123_0007_files_search_trigram_indexes', m0007],
+  ['20261124_0008_files_stored_records', m0008],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

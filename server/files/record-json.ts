@@ -2,8 +2,9 @@
  * The files list and the admin search answer with hundreds of positional records. Building
  * them in JavaScript meant one row object per file from the driver, one array per record and a
  * JSON.stringify of the lot: about 1 ms of the server's single thread per 200-file answer, the
- * bulk of what those routes cost under load. Here the database writes the JSON array itself
- * (json_group_array on SQLite, json_agg on PostgreSQL) and the route sends the one string.
+ * bulk of what those routes cost under load. Here the database writes the JSON array itself and
+ * the route sends the one string: SQLite concatenates the records each file carries (kept by
+ * migration 0008's triggers), PostgreSQL builds them with json_agg.
  *
  * `fileRecord` / `searchRecord` in records.ts stay the definition of the record; a test checks
  * that both databases produce exactly what they would. Timestamps not in the server's own
@@ -14,7 +15,7 @@ import type { Knex } from 'knex';
 import { dbClient } from '../db.ts';
 
 export interface RecordJsonOptions {
-  /** Append the owner's e-mail (`users.email`, the query must join users): the search record. */
+  /** Append the owner's e-mail: the search record. */
   withOwner: boolean;
   /** ORDER BY inside the aggregate, e.g. `files.created_at desc, files.id desc`. */
   orderBy: string;
@@ -37,8 +38,10 @@ function recordSql(withOwner: boolean): string {
   return fields.join(', ');
 }
 
+type Answer = { body: string; odd: number | string | null } | undefined;
+
 /**
- * Runs `query` (files, filtered and joined, no select yet) as one JSON array of records, or
+ * Runs `query` (files, filtered, no join, no select yet) as one JSON array of records, or
  * returns null when a row's status time is not in canonical form (the caller maps rows then).
  */
 export async function recordsJson(
@@ -46,15 +49,14 @@ export async function recordsJson(
   query: Knex.QueryBuilder,
   options: RecordJsonOptions,
 ): Promise<string | null> {
-  const record = recordSql(options.withOwner);
-  const odd = `CASE WHEN files.status_time LIKE ${ISO_SHAPE} THEN 0 ELSE 1 END`;
   const base = query.clone().clearSelect().clearOrder();
-  type Answer = { body: string; odd: number | string | null } | undefined;
   let row: Answer;
   if (dbClient(db) === 'postgres') {
+    if (options.withOwner) base.join('users', 'users.id', 'files.user_id');
+    const odd = `CASE WHEN files.status_time LIKE ${ISO_SHAPE} THEN 0 ELSE 1 END`;
     row = await base.first<Answer>(
       db.raw(
-        `coalesce(json_agg(json_build_array(${record}) ORDER BY ${options.orderBy}), '[]')::text as body`,
+        `coalesce(json_agg(json_build_array(${recordSql(options.withOwner)}) ORDER BY ${options.orderBy}), '[]')::text as body`,
       ),
       db.raw(`sum(${odd}) as odd`),
     );
@@ -63,14 +65,13 @@ export async function recordsJson(
     // a long search; an ordered subquery walks the index backwards instead, and SQLite feeds
     // its rows to the aggregate in that order (the integration test checks the order on
     // hundreds of rows, so a SQLite that stopped doing so would fail it).
-    const ordered = base
-      .select(db.raw(`json_array(${record}) as rec`), db.raw(`${odd} as odd`))
-      .orderByRaw(options.orderBy);
+    const column = options.withOwner ? 'files.search_record' : 'files.list_record';
+    const ordered = base.select(db.raw(`${column} as rec`)).orderByRaw(options.orderBy);
     row = await db
       .from(ordered.as('r'))
       .first<Answer>(
         db.raw(`coalesce('[' || group_concat(rec, ',') || ']', '[]') as body`),
-        db.raw('sum(odd) as odd'),
+        db.raw('sum(rec IS NULL) as odd'),
       );
   }
   if (!row || Number(row.odd ?? 0) > 0) return null;

@@ -128,6 +128,50 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
     },
   );
 
+  it.skipIf(!dbAvailable(kind))(
+    'follow every change to a file and to its owner (SQLite stores the records)',
+    async () => {
+      const owner = await userWithLocations(t.server);
+      const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+      const id = await insertFile(t.server, owner.id, {
+        original_name: 'before.mp4',
+        status: 'QUEUED',
+        location: 'Apiary North',
+        status_time: '2025-06-01T08:00:00.000Z',
+      });
+      const db = t.server.app.db;
+      const check = async (email: string) => {
+        const rows = await expected(owner.id);
+        const list = await owner.client.post('/api/get-uploaded-files-list/', {});
+        expect(list.json()).toEqual(rows.map((r) => fileRecord(r)));
+        const found = await admin.client.post('/api/search-results-files', {
+          start_date: '2025-06-01',
+          end_date: '2025-06-10',
+          file_description: '',
+          location: '',
+        });
+        expect(found.json()).toEqual(searchRecords(rows, email));
+      };
+      await check(owner.email);
+      // What the worker and the retention sweep write, one column at a time.
+      await db('files').where({ id }).update({ status: 'PROCESSING' });
+      await check(owner.email);
+      await db('files')
+        .where({ id })
+        .update({ status: 'PROCESSED', status_time: '2025-06-02T09:15:30.250Z' });
+      await check(owner.email);
+      await db('files').where({ id }).update({ media_deleted_at: '2025-06-03T09:15:30.250Z' });
+      await check(owner.email);
+      await db('files')
+        .where({ id })
+        .update({ location: 'Warehouse 4', original_name: 'after.mp4' });
+      await check(owner.email);
+      const email = `renamed-${owner.email}`;
+      await db('users').where({ id: owner.id }).update({ email });
+      await check(email);
+    },
+  );
+
   it.skipIf(!dbAvailable(kind))('answer [] for a user with no files', async () => {
     const owner = await userWithLocations(t.server);
     const res = await owner.client.post('/api/get-uploaded-files-list/', {});
