@@ -4,7 +4,7 @@
 // 30-day search over 10,000 files took 1.35 ms in the database, 1.0 ms of it building 881
 // records. Each file now carries its two records, written by triggers whenever a column they
 // show changes, so those routes concatenate stored strings from an index that holds them: the
-// bench's search mix 1.04 -> 0.57 ms per query (with 0008's predicate order, search.ts).
+// bench's search mix 1.04 -> 0.62 ms per query.
 //
 // A record is NULL when status_time is not in the server's own `toISOString()` form (SQL cannot
 // re-spell other forms the way Date does); record-json.ts sends such answers to the JavaScript

@@ -59,6 +59,9 @@ describe.each(DB_KINDS)('file search on %s', (kind) => {
       expect(await names({ location: 'warehouse', file_description: 'entrance' })).toEqual([
         'last.png',
       ]);
+      // Files of several matching locations come back in one status-time order.
+      expect(await names({ location: 'o' })).toEqual(['last.png', 'first.png']);
+      expect(await names({ location: '%' })).toEqual([]);
 
       const res = await admin.client.post(
         '/api/search-results-files',
@@ -76,6 +79,10 @@ describe.each(DB_KINDS)('file search on %s', (kind) => {
           owner.email,
         ],
       ]);
+      // A location changed after the upload is searched by its new name only.
+      await t.server.app.db('files').where({ id: first }).update({ location: 'Orchard Row 3' });
+      expect(await names({ location: 'orchard' })).toEqual(['first.png']);
+      expect(await names({ location: 'north field' })).toEqual([]);
     },
   );
 
