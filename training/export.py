@@ -15,6 +15,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from .evaluate import NOMINAL
 from .model import CLASSES, Detector, ExportModel
 
 NAME = "hivesight-detector"
@@ -94,7 +95,7 @@ def write_card(out: Path, ckpt: dict[str, Any], ms: float) -> None:
         "version": ckpt.get("version", "0.1.0"),
         "file": f"{NAME}.onnx",
         "classes": CLASSES,
-        "input": {"name": "images", "width": 960, "height": 544, "dynamic": True, "stride": 32, "channels": "RGB",
+        "input": {"name": "images", "width": NOMINAL[0], "height": NOMINAL[1], "dynamic": True, "stride": 32, "channels": "RGB",
                   "max_upscale": 1},
         "normalization": {"scale": 1 / 255, "mean": [0, 0, 0], "std": [1, 1, 1]},
         "output": {"name": "detections", "format": "yolo"},

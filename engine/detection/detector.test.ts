@@ -68,7 +68,7 @@ describe('Detector (shipped model)', () => {
     expect(byOnnx.identity).toEqual(byCard.identity);
     expect(byCard.identity).toMatchObject({
       name: 'hivesight-detector',
-      inputWidth: 960,
+      inputWidth: 1152,
       inputHeight: 544,
     });
     expect(byCard.identity.version).toBe(byCard.card.version);
@@ -81,9 +81,9 @@ describe('Detector (shipped model)', () => {
   it('sizes inputs to fit inside the nominal size in multiples of the stride', async () => {
     const detector = await Detector.open(CARD);
     expect(detector.inputSizeFor(1920, 1080)).toEqual({ width: 960, height: 544 });
-    expect(detector.inputSizeFor(3840, 1080)).toEqual({ width: 960, height: 256 });
+    expect(detector.inputSizeFor(3840, 1080)).toEqual({ width: 1152, height: 320 });
     expect(detector.inputSizeFor(1080, 1920)).toEqual({ width: 320, height: 544 });
-    expect(detector.inputSizeFor(10_000, 10)).toEqual({ width: 960, height: 32 });
+    expect(detector.inputSizeFor(10_000, 10)).toEqual({ width: 1152, height: 32 });
     expect(() => detector.inputSizeFor(0, 10)).toThrow(RangeError);
   });
 
@@ -135,7 +135,8 @@ describe('Detector (shipped model)', () => {
     }
     // Source coordinates: some box lies beyond the 960x544 input area.
     expect(low.some((d) => d.box.x + d.box.width > 960 || d.box.y + d.box.height > 544)).toBe(true);
-    for (const d of a) expect(d.score).toBeGreaterThanOrEqual(detector.card.thresholds.score);
+    const { score, per_class: perClass } = detector.card.thresholds;
+    for (const d of a) expect(d.score).toBeGreaterThanOrEqual(perClass?.[d.cls] ?? score);
     await detector.close();
   });
 
