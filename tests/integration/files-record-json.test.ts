@@ -153,19 +153,17 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
         expect(found.json()).toEqual(searchRecords(rows, email));
       };
       await check(owner.email);
-      // What the worker and the retention sweep write, one column at a time.
-      await db('files').where({ id }).update({ status: 'PROCESSING' });
-      await check(owner.email);
-      await db('files')
-        .where({ id })
-        .update({ status: 'PROCESSED', status_time: '2025-06-02T09:15:30.250Z' });
-      await check(owner.email);
-      await db('files').where({ id }).update({ media_deleted_at: '2025-06-03T09:15:30.250Z' });
-      await check(owner.email);
-      await db('files')
-        .where({ id })
-        .update({ location: 'Warehouse 4', original_name: 'after.mp4' });
-      await check(owner.email);
+      // What the worker and the retention sweep write, then a user's edit, one step at a time.
+      const changes: Array<Partial<FileRow>> = [
+        { status: 'PROCESSING' },
+        { status: 'PROCESSED', status_time: '2025-06-02T09:15:30.250Z' },
+        { media_deleted_at: '2025-06-03T09:15:30.250Z' },
+        { location: 'Warehouse 4', original_name: 'after.mp4' },
+      ];
+      for (const change of changes) {
+        await db('files').where({ id }).update(change);
+        await check(owner.email);
+      }
       const email = `renamed-${owner.email}`;
       await db('users').where({ id: owner.id }).update({ email });
       await check(email);
