@@ -5,7 +5,7 @@
  */
 import * as ort from 'onnxruntime-node';
 import { ModelError } from '../errors.ts';
-import type { Detection, ModelIdentity, RawFrame } from '../types.ts';
+import type { Box, Detection, ModelIdentity, RawFrame } from '../types.ts';
 import { adapterFor } from './adapters/index.ts';
 import type { Candidates, OutputAdapter } from './adapters/index.ts';
 import { makeDetection } from './detection.ts';
@@ -14,6 +14,8 @@ import type { ModelCard } from './model-card.ts';
 import { nonMaxSuppression } from './nms.ts';
 import { defaultSessionFactory, LazySession, sessionOptions } from './session.ts';
 import type { DetectorSession, SessionFactory } from './session.ts';
+import { BoxRefiner } from './box-refiner.ts';
+import type { FrameBox } from './crop-model.ts';
 import { mixTypes, SubtypeClassifier } from './subtype-classifier.ts';
 import { fillTensor, makeNormaliser } from './preprocess.ts';
 import type { Normaliser } from './preprocess.ts';
@@ -44,6 +46,8 @@ export class Detector {
   private readonly createSession: SessionFactory;
   /** Re-types honeybees when the card names a subtype classifier. */
   private readonly subtype: SubtypeClassifier | undefined;
+  /** Redraws detections' boxes when the card names a box refiner. */
+  private readonly refiner: BoxRefiner | undefined;
   /**
    * Score channel of each of the classifier's classes, in its order: decoded as one honeybee
    * score, so a candidate's group score j is the detector's own score for class j.
@@ -68,6 +72,9 @@ export class Detector {
     }
     this.threads = threads;
     this.createSession = options.createSession ?? defaultSessionFactory;
+    if (card.boxRefiner) {
+      this.refiner = new BoxRefiner(card.boxRefiner, threads, this.createSession);
+    }
     if (card.subtypeClassifier) {
       this.subtype = new SubtypeClassifier(card.subtypeClassifier, threads, this.createSession);
       this.mergedChannels = card.subtypeClassifier.classes.map((cls) => card.classes.indexOf(cls));
@@ -116,12 +123,14 @@ export class Detector {
   /** Creates the session now (it is otherwise created by the first `detect`). */
   async load(): Promise<void> {
     await this.lazy.get();
+    await this.refiner?.load();
     await this.subtype?.load();
   }
 
   async close(): Promise<void> {
     this.buffers.clear();
     await this.lazy.release();
+    await this.refiner?.close();
     await this.subtype?.close();
   }
 
@@ -179,10 +188,13 @@ export class Detector {
       const sx = sourceWidth / w;
       const sy = sourceHeight / h;
       const source = new Map<Detection, number>();
-      const detections = this.toDetections(candidates, w, h, sx, sy, source);
-      return this.subtype
-        ? this.retype(this.subtype, frame, detections, { sx, sy, thresholds, candidates, source })
-        : detections;
+      const found = this.toDetections(candidates, w, h, sx, sy, source);
+      // The classifier crops around the detector's own boxes (what it was trained on); the
+      // refiner then redraws the boxes of the classes it was made for.
+      const typed = this.subtype
+        ? await this.retype(this.subtype, frame, found, { sx, sy, thresholds, candidates, source })
+        : found;
+      return this.refiner ? this.refine(this.refiner, frame, typed, { sx, sy }) : typed;
     });
     this.queue = run.catch(() => undefined);
     return run;
@@ -216,23 +228,56 @@ export class Detector {
     for (const i of order) {
       const cls = this.card.classes[c.channels[i]!];
       if (!cls) continue;
-      // Clip to the real frame (not the padding), then scale to source pixels.
-      const x1 = Math.max(0, Math.min(w, c.boxes[i * 4]!)) * sx;
-      const y1 = Math.max(0, Math.min(h, c.boxes[i * 4 + 1]!)) * sy;
-      const x2 = Math.max(0, Math.min(w, c.boxes[i * 4 + 2]!)) * sx;
-      const y2 = Math.max(0, Math.min(h, c.boxes[i * 4 + 3]!)) * sy;
+      const box = sourceBox(
+        {
+          x1: c.boxes[i * 4]!,
+          y1: c.boxes[i * 4 + 1]!,
+          x2: c.boxes[i * 4 + 2]!,
+          y2: c.boxes[i * 4 + 3]!,
+        },
+        w,
+        h,
+        sx,
+        sy,
+      );
       const score = Math.min(1, c.scores[i]!);
-      if (!(x2 > x1 && y2 > y1) || !Number.isFinite(score)) continue;
-      const detection = makeDetection(cls, score, {
-        x: x1,
-        y: y1,
-        width: x2 - x1,
-        height: y2 - y1,
-      });
+      if (!box || !Number.isFinite(score)) continue;
+      const detection = makeDetection(cls, score, box);
       source.set(detection, i);
       detections.push(detection);
     }
     return nonMaxSuppression(detections, this.card.thresholds.nms_iou);
+  }
+
+  /**
+   * Redraws the boxes of the best `maxCrops` detections of the refiner's classes (the rest keep
+   * the detector's boxes), then suppresses again: two peaks on one insect usually refine onto
+   * the same box.
+   */
+  private async refine(
+    refiner: BoxRefiner,
+    frame: RawFrame,
+    detections: Detection[],
+    at: { sx: number; sy: number },
+  ): Promise<Detection[]> {
+    const { sx, sy } = at;
+    const { width: w, height: h } = frame;
+    const { classes, maxCrops } = refiner.card;
+    const chosen = detections.filter((d) => classes.includes(d.cls)).slice(0, maxCrops);
+    if (chosen.length === 0) return detections;
+    const boxes = await refiner.refine(
+      frame,
+      chosen.map(({ box }) => frameBox(box, sx, sy)),
+    );
+    const redrawn = new Map<Detection, Detection>();
+    chosen.forEach((d, n) => {
+      const box = sourceBox(boxes[n]!, w, h, sx, sy);
+      if (box) redrawn.set(d, makeDetection(d.cls, d.score, box));
+    });
+    return nonMaxSuppression(
+      detections.map((d) => redrawn.get(d) ?? d),
+      this.card.thresholds.nms_iou,
+    );
   }
 
   /**
@@ -260,12 +305,7 @@ export class Detector {
     const bees = detections.filter((d) => d.cls === honeybee).slice(0, classifier.card.maxCrops);
     const probs = await classifier.classify(
       frame,
-      bees.map(({ box }) => ({
-        x1: box.x / sx,
-        y1: box.y / sy,
-        x2: (box.x + box.width) / sx,
-        y2: (box.y + box.height) / sy,
-      })),
+      bees.map(({ box }) => frameBox(box, sx, sy)),
     );
     const { classes, detectorWeights, typeColumns, noneColumn, columns } = classifier.card;
     const k = classes.length;
@@ -336,4 +376,26 @@ export class Detector {
     }
     return session;
   }
+}
+
+/** A source-pixel box in the pixels of the frame the detector saw. */
+function frameBox(box: Box, sx: number, sy: number): FrameBox {
+  return {
+    x1: box.x / sx,
+    y1: box.y / sy,
+    x2: (box.x + box.width) / sx,
+    y2: (box.y + box.height) / sy,
+  };
+}
+
+/**
+ * A frame-pixel box clipped to the real frame (not the padding) and scaled to source pixels, or
+ * null when nothing of it is left.
+ */
+function sourceBox(b: FrameBox, w: number, h: number, sx: number, sy: number): Box | null {
+  const x1 = Math.max(0, Math.min(w, b.x1)) * sx;
+  const y1 = Math.max(0, Math.min(h, b.y1)) * sy;
+  const x2 = Math.max(0, Math.min(w, b.x2)) * sx;
+  const y2 = Math.max(0, Math.min(h, b.y2)) * sy;
+  return x2 > x1 && y2 > y1 ? { x: x1, y: y1, width: x2 - x1, height: y2 - y1 } : null;
 }

@@ -148,7 +148,7 @@ describe('validateModelCard', () => {
       typeColumns: [0, 1],
       noneColumn: null,
       columns: 2,
-      input: { size: 48, context: 1.5 },
+      input: { size: 48, context: 1.5, crop: 'square' },
       maxCrops: 256,
       detectorWeights: [0, 0],
     });
@@ -199,6 +199,66 @@ describe('validateModelCard', () => {
     );
     await expect(loadModelCard(path.join(dir, 'typed.card.json'))).rejects.toThrow(
       /does not exist: .*types\.onnx/,
+    );
+  });
+
+  it('reads a box refiner section and names its bad fields', async () => {
+    const section = {
+      file: 'refiner.onnx',
+      input: { name: 'crops', size: 64, context: 2, crop: 'box', channels: 'RGB' },
+      normalization: { scale: 1 / 255, mean: [0, 0, 0], std: [1, 1, 1] },
+      output: { name: 'boxes' },
+      max_crops: 100,
+    };
+    const card = validateModelCard({ ...good(), box_refiner: section }, '/x/m.card.json');
+    expect(card.boxRefiner).toMatchObject({
+      modelPath: path.resolve('/x/refiner.onnx'),
+      input: { name: 'crops', size: 64, context: 2, crop: 'box', channels: 'RGB' },
+      output: { name: 'boxes' },
+      maxCrops: 100,
+    });
+    expect(card.boxRefiner?.classes).toEqual(['bee', 'hornet']);
+    expect(validateModelCard(good(), '/x/m.card.json').boxRefiner).toBeUndefined();
+    const hornets = validateModelCard(
+      { ...good(), box_refiner: { ...section, classes: ['hornet'] } },
+      '/x/m.card.json',
+    );
+    expect(hornets.boxRefiner?.classes).toEqual(['hornet']);
+    expect(problems({ ...good(), box_refiner: { ...section, classes: [] } })).toContain(
+      'box_refiner.classes must be a non-empty array',
+    );
+    const message = problems({
+      ...good(),
+      box_refiner: {
+        ...section,
+        file: 'refiner.pt',
+        classes: ['hornet', 'drone'],
+        input: { name: 'crops', size: 64, context: 9, crop: 'round', channels: 'HSV' },
+        normalization: { scale: 0, mean: [0, 0], std: [1, 1, 1] },
+        output: {},
+        max_crops: 1.5,
+      },
+    });
+    for (const field of [
+      'box_refiner.file must name an .onnx',
+      'box_refiner.classes[1] must be one of the detector classes',
+      'box_refiner.input.context',
+      'box_refiner.input.crop must be "square" or "box"',
+      'box_refiner.input.channels',
+      'box_refiner.normalization.scale',
+      'box_refiner.normalization.mean',
+      'box_refiner.output.name',
+      'box_refiner.max_crops',
+    ]) {
+      expect(message).toContain(field);
+    }
+    expect(problems({ ...good(), box_refiner: 'yes' })).toContain('box_refiner must be an object');
+    await writeFile(
+      path.join(dir, 'refined.card.json'),
+      JSON.stringify({ ...good(), box_refiner: section }),
+    );
+    await expect(loadModelCard(path.join(dir, 'refined.card.json'))).rejects.toThrow(
+      /does not exist: .*refiner\.onnx/,
     );
   });
 });

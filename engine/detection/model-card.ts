@@ -8,6 +8,7 @@ import { ModelError } from '../errors.ts';
 import { isProductClass, PRODUCT_CLASSES } from '../types.ts';
 import type { ProductClass } from '../types.ts';
 import { OUTPUT_FORMATS } from './adapters/index.ts';
+import type { CropShape } from './crop-model.ts';
 
 export interface ModelCard {
   name: string;
@@ -42,16 +43,49 @@ export interface ModelCard {
    * into one honeybee score, which the classifier's probability then divides among them.
    */
   subtypeClassifier?: SubtypeClassifierCard;
+  /**
+   * A second model that redraws the boxes of some classes' detections from a crop around each
+   * (after the subtype classifier, which crops around the detector's own boxes).
+   */
+  boxRefiner?: BoxRefinerCard;
   /** Absolute path of the card file. */
   cardPath: string;
   /** Absolute path of the ONNX file. */
   modelPath: string;
 }
 
-export interface SubtypeClassifierCard {
+/** What every second-stage crop model's section of a card says (`subtype_classifier`, `box_refiner`). */
+export interface CropModelCard {
   file: string;
   /** Absolute path of its ONNX file. */
   modelPath: string;
+  input: {
+    name: string;
+    /** Crops are `size` x `size`. */
+    size: number;
+    /** How far the crop reaches beyond the box (see `crop`). */
+    context: number;
+    /**
+     * `square` (default): a square of `context` x the box's longer side, centred on the box;
+     * `box`: `context` x each side of the box, stretched to a square.
+     */
+    crop: CropShape;
+    channels: 'RGB' | 'BGR';
+  };
+  normalization: { scale: number; mean: [number, number, number]; std: [number, number, number] };
+  output: { name: string };
+  /** Most crops run per frame, best detections first (bounds the cost). */
+  maxCrops: number;
+  metrics?: Record<string, unknown>;
+  training?: Record<string, unknown>;
+}
+
+export interface BoxRefinerCard extends CropModelCard {
+  /** The detector classes whose boxes it redraws (default: all of them). */
+  classes: ProductClass[];
+}
+
+export interface SubtypeClassifierCard extends CropModelCard {
   /** The types it tells apart, each one of the detector's classes. */
   classes: ProductClass[];
   /** Output column of each type (`classes[j]` is column `typeColumns[j]`). */
@@ -63,25 +97,11 @@ export interface SubtypeClassifierCard {
   noneColumn: number | null;
   /** Output columns in all. */
   columns: number;
-  input: {
-    name: string;
-    /** Crops are `size` x `size`. */
-    size: number;
-    /** The crop is a square of side `context` x the box's longer side, centred on the box. */
-    context: number;
-    channels: 'RGB' | 'BGR';
-  };
-  normalization: { scale: number; mean: [number, number, number]; std: [number, number, number] };
-  output: { name: string };
-  /** Most crops classified per frame, best detections first (bounds the cost). */
-  maxCrops: number;
   /**
    * Per class (in `classes` order): weight of the detector's own subtype split against the
    * classifier's (0: classifier only). The card gives one number or one per class.
    */
   detectorWeights: number[];
-  metrics?: Record<string, unknown>;
-  training?: Record<string, unknown>;
 }
 
 /** The card for `p`: the path itself for `.json`, `NAME.card.json` beside `NAME.onnx`. */
@@ -114,7 +134,11 @@ export async function loadModelCard(p: string): Promise<ModelCard> {
     );
   }
   const card = validateModelCard(json, cardPath);
-  for (const modelPath of [card.modelPath, card.subtypeClassifier?.modelPath]) {
+  for (const modelPath of [
+    card.modelPath,
+    card.subtypeClassifier?.modelPath,
+    card.boxRefiner?.modelPath,
+  ]) {
     if (modelPath === undefined) continue;
     try {
       if (!(await stat(modelPath)).isFile()) throw new Error('not a file');
@@ -167,6 +191,43 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     return v.map((x, i) =>
       positive ? num(x, `${field}[${i}]`, 0, 1e6, true) : num(x, `${field}[${i}]`, -1e6, 1e6),
     ) as [number, number, number];
+  };
+
+  /** The fields every crop model's section shares (see CropModelCard). */
+  const cropModel = (sec: Obj, prefix: string): CropModelCard => {
+    const f = (k: string) => `${prefix}.${k}`;
+    const file = str(sec.file, f('file'));
+    if (file && !file.toLowerCase().endsWith('.onnx')) bad(f('file'), 'must name an .onnx file');
+    const inp = obj(sec.input, f('input'));
+    const norm = obj(sec.normalization, f('normalization'));
+    const out = obj(sec.output, f('output'));
+    const section: CropModelCard = {
+      file,
+      modelPath: path.resolve(path.dirname(cardPath), file),
+      input: {
+        name: str(inp.name, f('input.name')),
+        size: int(inp.size, f('input.size'), 4, 1024),
+        context: num(inp.context, f('input.context'), 0.5, 8),
+        crop:
+          inp.crop === undefined || inp.crop === 'square' || inp.crop === 'box'
+            ? (inp.crop ?? 'square')
+            : (bad(f('input.crop'), 'must be "square" or "box"'), 'square'),
+        channels:
+          inp.channels === 'RGB' || inp.channels === 'BGR'
+            ? inp.channels
+            : (bad(f('input.channels'), 'must be "RGB" or "BGR"'), 'RGB'),
+      },
+      normalization: {
+        scale: num(norm.scale, f('normalization.scale'), 0, 1e6, true),
+        mean: triple(norm.mean, f('normalization.mean'), false),
+        std: triple(norm.std, f('normalization.std'), true),
+      },
+      output: { name: str(out.name, f('output.name')) },
+      maxCrops: sec.max_crops === undefined ? 256 : int(sec.max_crops, f('max_crops'), 1, 100_000),
+    };
+    if (sec.metrics !== undefined) section.metrics = obj(sec.metrics, f('metrics'));
+    if (sec.training !== undefined) section.training = obj(sec.training, f('training'));
+    return section;
   };
 
   const root = obj(json, 'card');
@@ -266,9 +327,6 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
   if (root.subtype_classifier !== undefined) {
     const sc = obj(root.subtype_classifier, 'subtype_classifier');
     const f = (k: string) => `subtype_classifier.${k}`;
-    const scFile = str(sc.file, f('file'));
-    if (scFile && !scFile.toLowerCase().endsWith('.onnx'))
-      bad(f('file'), 'must name an .onnx file');
     const scClasses: ProductClass[] = [];
     const typeColumns: number[] = [];
     let noneColumn: number | null = null;
@@ -292,32 +350,12 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
         bad(f('classes'), 'must name at least 2 of the detector classes');
       }
     }
-    const scIn = obj(sc.input, f('input'));
-    const scNorm = obj(sc.normalization, f('normalization'));
-    const scOut = obj(sc.output, f('output'));
     card.subtypeClassifier = {
-      file: scFile,
-      modelPath: path.resolve(path.dirname(cardPath), scFile),
+      ...cropModel(sc, 'subtype_classifier'),
       classes: scClasses,
       typeColumns,
       noneColumn,
       columns,
-      input: {
-        name: str(scIn.name, f('input.name')),
-        size: int(scIn.size, f('input.size'), 4, 1024),
-        context: num(scIn.context, f('input.context'), 0.5, 8),
-        channels:
-          scIn.channels === 'RGB' || scIn.channels === 'BGR'
-            ? scIn.channels
-            : (bad(f('input.channels'), 'must be "RGB" or "BGR"'), 'RGB'),
-      },
-      normalization: {
-        scale: num(scNorm.scale, f('normalization.scale'), 0, 1e6, true),
-        mean: triple(scNorm.mean, f('normalization.mean'), false),
-        std: triple(scNorm.std, f('normalization.std'), true),
-      },
-      output: { name: str(scOut.name, f('output.name')) },
-      maxCrops: sc.max_crops === undefined ? 256 : int(sc.max_crops, f('max_crops'), 1, 100_000),
       detectorWeights: scClasses.map((cls) => {
         const w = sc.detector_weight;
         if (w === undefined) return 0;
@@ -326,9 +364,24 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
         return per[cls] === undefined ? 0 : num(per[cls], f(`detector_weight.${cls}`), 0, 1);
       }),
     };
-    if (sc.metrics !== undefined) card.subtypeClassifier.metrics = obj(sc.metrics, f('metrics'));
-    if (sc.training !== undefined)
-      card.subtypeClassifier.training = obj(sc.training, f('training'));
+  }
+  if (root.box_refiner !== undefined) {
+    const br = obj(root.box_refiner, 'box_refiner');
+    const detected = classes.filter((c): c is ProductClass => c !== null);
+    let brClasses = detected;
+    if (br.classes !== undefined) {
+      if (!Array.isArray(br.classes) || br.classes.length === 0) {
+        bad('box_refiner.classes', 'must be a non-empty array of detector classes');
+      } else {
+        brClasses = [];
+        br.classes.forEach((c: unknown, i) => {
+          if (!isProductClass(c) || !detected.includes(c)) {
+            bad(`box_refiner.classes[${i}]`, 'must be one of the detector classes');
+          } else if (!brClasses.includes(c)) brClasses.push(c);
+        });
+      }
+    }
+    card.boxRefiner = { ...cropModel(br, 'box_refiner'), classes: brClasses };
   }
 
   if (problems.length > 0) {
