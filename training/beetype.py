@@ -15,28 +15,22 @@ of side CONTEXT x the box's longer side, centred on the box, bilinear, edges cla
 """
 from __future__ import annotations
 
-import argparse
 import json
-import math
-import random
-import shlex
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
-from PIL import Image
 from torch import nn
 
+from .crop_train import check_export, common_args, fit, start
 from .beetype_data import (CONTEXT, SIZE, TYPES, CropDataset, crop_split_samples, hive_items, mine_negatives,
                            negative_items, val_sets)
 from .data import crop_split, hive_split, load_crops, load_hive
 from .export import fold_bn
 from .model import DWBlock, conv_bn
 
-HERE = Path(__file__).resolve().parent
 NAME = "hivesight-beetype"
 
 
@@ -107,11 +101,7 @@ def export(net: BeeTypeNet, path: Path) -> None:
         ref = ExportNet(net.eval())(x).numpy()
     torch.onnx.export(model, (x,), str(path), input_names=["crops"], output_names=["types"], opset_version=17,
                       dynamo=False, dynamic_axes={"crops": {0: "n"}, "types": {0: "n"}})
-    import onnxruntime as ort
-    got = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"crops": x.numpy()})[0]
-    err = float(np.abs(got - ref).max())
-    if err > 1e-4:
-        raise RuntimeError(f"ONNX output differs from torch by {err}")
+    check_export(path, x, ref)
 
 
 def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any], n_types: int) -> None:
@@ -139,35 +129,16 @@ def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any], n_
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap_ = argparse.ArgumentParser()
-    ap_.add_argument("--data", type=Path, default=Path("../shared/datasets"))
-    ap_.add_argument("--card", type=Path, default=Path("models/hivesight-detector.card.json"),
-                     help="detector card to add the classifier to; the ONNX is written beside it")
-    ap_.add_argument("--epochs", type=int, default=36)
-    ap_.add_argument("--per-epoch", type=int, default=8192, help="crops per epoch")
-    ap_.add_argument("--batch", type=int, default=128)
-    ap_.add_argument("--lr", type=float, default=3e-3)
-    ap_.add_argument("--seed", type=int, default=0)
-    ap_.add_argument("--workers", type=int, default=1)
-    ap_.add_argument("--run", default="beetype")
+    ap_ = common_args("classifier", "beetype", 36)
     ap_.add_argument("--negatives", action="store_true",
                      help="add a 'none' class from the shipped detector's false positives (tried for 0.5.0: "
                           "higher precision, more undercounting; not shipped)")
-    ap_.add_argument("--smoke", action="store_true",
-                     help="one tiny epoch, added to the smoke detector in training/runs/smoke-export/")
     a = ap_.parse_args(argv)
-    command = "python -m training.beetype " + " ".join(shlex.quote(x) for x in (argv if argv is not None else sys.argv[1:]))
-    random.seed(a.seed)
-    np.random.seed(a.seed)
-    torch.manual_seed(a.seed)
-    torch.set_num_threads(2)
+    command = start("beetype", a, argv)
 
     hive_train, hive_val = hive_split(a.data)
     crops_train, crops_val = crop_split(a.data)
     if a.smoke:
-        # Adds to the smoke detector (training.train --smoke), never to the shipped card.
-        a.card = HERE / "runs" / "smoke-export" / "hivesight-detector.card.json"
-        a.epochs, a.per_epoch, a.batch, a.workers, a.run = 1, 64, 16, 0, "beetype-smoke"
         hive_train, hive_val, crops_train, crops_val = hive_train[:3], hive_val[:2], crops_train[:8], crops_val[:8]
     t0 = time.time()
     detector_onnx = a.card.parent / json.loads(a.card.read_text())["file"]
@@ -181,44 +152,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"loaded in {time.time() - t0:.0f}s: train {counts}, val " +
           ", ".join(f"{k}={len(v[1])}" for k, v in sets.items()), flush=True)
 
-    ds = CropDataset(items, a.per_epoch, a.seed)
     net = BeeTypeNet(n_types)
-    opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-3)
-    steps = a.epochs * math.ceil(a.per_epoch / a.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=steps, pct_start=0.1)
-    ckpt_dir = HERE / "checkpoints"
-    ckpt_dir.mkdir(exist_ok=True)
-    best_path = ckpt_dir / f"{a.run}-best.pt"
-    best, train_time = -1.0, 0.0
-    log = (HERE / "runs" / f"{a.run}.csv")
-    log.parent.mkdir(exist_ok=True)
-    log.write_text("")
-    for epoch in range(a.epochs):
-        ds.epoch = epoch
-        dl = torch.utils.data.DataLoader(ds, batch_size=a.batch, num_workers=a.workers)
-        net.train()
-        te, total, n = time.time(), 0.0, 0
-        for x, y in dl:
-            loss = nn.functional.cross_entropy(net(x.float() / 255.0), y, label_smoothing=0.05)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            sched.step()
-            total, n = total + float(loss.detach()), n + 1
-        train_time += time.time() - te
-        val = evaluate(net, sets)
-        row = {"epoch": epoch, "loss": round(total / max(1, n), 4), **{k: round(v, 4) for k, v in val.items()}}
-        with log.open("a") as f:
-            f.write(json.dumps(row) + "\n")
-        print(f"epoch {epoch} ({time.time() - te:.0f}s): " + " ".join(f"{k}={v}" for k, v in row.items()), flush=True)
-        if score(val) > best:
-            best = score(val)
-            torch.save({"model": net.state_dict(), "val": val, "epoch": epoch, "train_time_s": train_time,
-                        "command": command}, best_path)
-
-    ckpt = torch.load(best_path, weights_only=False)
-    net.load_state_dict(ckpt["model"])
-    ckpt["train_time_s"] = train_time
+    ckpt = fit(net, CropDataset(items, a.per_epoch, a.seed), a, command,
+               lambda out, y: nn.functional.cross_entropy(out, y, label_smoothing=0.05),
+               lambda: evaluate(net, sets), score)
     onnx_path = a.card.parent / f"{NAME}.onnx"
     export(net, onnx_path)
     write_card_section(a.card, onnx_path.name, ckpt, n_types)

@@ -37,11 +37,15 @@ def sample_square(a: np.ndarray, cx: float, cy: float, side: float, size: int = 
     Sample i sits at the centre of the i-th of `size` equal steps across the square (pixel centres
     at integer + 0.5), exactly as the engine's sampler does. Returns float32 HxWx3 in 0..255.
     """
+    return sample_rect(a, cx, cy, side, side, size)
+
+
+def sample_rect(a: np.ndarray, cx: float, cy: float, side_x: float, side_y: float, size: int) -> np.ndarray:
+    """`sample_square` of a `side_x` x `side_y` rectangle, stretched to `size` x `size`."""
     h, w = a.shape[:2]
-    step = side / size
-    grid = (np.arange(size, dtype=np.float64) + 0.5) * step - 0.5
-    xs = np.clip(cx - side / 2 + grid, 0, w - 1)
-    ys = np.clip(cy - side / 2 + grid, 0, h - 1)
+    unit = (np.arange(size, dtype=np.float64) + 0.5) / size
+    xs = np.clip(cx - side_x / 2 + unit * side_x - 0.5, 0, w - 1)
+    ys = np.clip(cy - side_y / 2 + unit * side_y - 0.5, 0, h - 1)
     x0, y0 = np.floor(xs).astype(np.int64), np.floor(ys).astype(np.int64)
     x1, y1 = np.minimum(x0 + 1, w - 1), np.minimum(y0 + 1, h - 1)
     fx = (xs - x0).astype(np.float32)[None, :, None]
@@ -207,4 +211,4 @@ def val_sets(data: Path, hive_names: list[str], crop_files: list[Path],
 
 
 __all__ = ["TYPES", "NONE", "mine_negatives", "negative_items", "SIZE", "CONTEXT", "Item", "CropDataset", "hive_items", "crop_split_samples", "val_sets",
-           "sample_square", "engine_size", "load_hive"]
+           "sample_square", "sample_rect", "engine_size", "load_hive"]
