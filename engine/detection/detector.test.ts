@@ -8,7 +8,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../errors.ts';
 import { PRODUCT_CLASSES } from '../types.ts';
-import type { RawFrame } from '../types.ts';
+import type { Box, ProductClass, RawFrame } from '../types.ts';
 import { Detector } from './detector.ts';
 import type { SessionFactory } from './detector.ts';
 import type { ModelCard, SubtypeClassifierCard } from './model-card.ts';
@@ -59,6 +59,34 @@ function countingFactory(): { factory: SessionFactory; calls: () => number; runs
     };
   };
   return { factory, calls: () => calls, runs };
+}
+
+/**
+ * Real sessions, except the one for the model file ending in `file`, which answers `row` for
+ * every crop as its output `output` and records the dims of what it was given in `seen`.
+ */
+function withFixedAnswer(
+  file: string,
+  output: string,
+  row: number[],
+  seen: number[][],
+): SessionFactory {
+  return async (modelPath, options) => {
+    const session = await ort.InferenceSession.create(modelPath, options);
+    if (!modelPath.endsWith(file)) return session;
+    return {
+      inputNames: session.inputNames,
+      outputNames: session.outputNames,
+      run: (feeds) => {
+        const dims = [...Object.values(feeds)[0]!.dims];
+        seen.push(dims);
+        const n = dims[0]!;
+        const data = Float32Array.from({ length: n * row.length }, (_, i) => row[i % row.length]!);
+        return Promise.resolve({ [output]: new ort.Tensor('float32', data, [n, row.length]) });
+      },
+      release: () => session.release(),
+    };
+  };
 }
 
 describe('Detector (shipped model)', () => {
@@ -113,8 +141,10 @@ describe('Detector (shipped model)', () => {
     await detector.detect({ ...frame, index: 1 }, source.width, source.height, {
       scoreThreshold: 0.01,
     });
-    // One detector session and, for the shipped card, one subtype classifier session.
-    expect(counting.calls()).toBe(detector.card.subtypeClassifier ? 2 : 1);
+    // One detector session and, for the shipped card, one subtype classifier session and one box
+    // refiner session (at 0.01 the drawn frame has a hornet or two for it to redraw).
+    const { subtypeClassifier, boxRefiner } = detector.card;
+    expect(counting.calls()).toBe(1 + (subtypeClassifier ? 1 : 0) + (boxRefiner ? 1 : 0));
     expect(counting.runs.filter((dims) => dims[1] === 3 && dims[2] === 544)).toEqual([
       [1, 3, 544, 960],
       [1, 3, 544, 960],
@@ -191,25 +221,7 @@ describe('Detector with a subtype classifier', () => {
     const row = new Array<number>(sc.columns).fill(0);
     sc.typeColumns.forEach((column, j) => (row[column] = types[j]!));
     if (sc.noneColumn !== null) row[sc.noneColumn] = none;
-    return async (modelPath, options) => {
-      const session = await ort.InferenceSession.create(modelPath, options);
-      if (!modelPath.endsWith('hivesight-beetype.onnx')) return session;
-      return {
-        inputNames: session.inputNames,
-        outputNames: session.outputNames,
-        run: (feeds) => {
-          const dims = [...Object.values(feeds)[0]!.dims];
-          seen.push(dims);
-          const n = dims[0]!;
-          const data = Float32Array.from(
-            { length: n * row.length },
-            (_, i) => row[i % row.length]!,
-          );
-          return Promise.resolve({ types: new ort.Tensor('float32', data, [n, row.length]) });
-        },
-        release: () => session.release(),
-      };
-    };
+    return withFixedAnswer('hivesight-beetype.onnx', 'types', row, seen);
   }
 
   /** The shipped card with the classifier alone deciding (no blend with the detector's split). */
@@ -305,5 +317,118 @@ describe('Detector with a subtype classifier', () => {
     expect(dets.filter((d) => d.cls !== 'hornet').length).toBeLessThanOrEqual(2);
     expect(seen).toEqual([[2, 3, 48, 48]]);
     await detector.close();
+  });
+});
+
+describe('Detector with a box refiner', () => {
+  /** The real detector; the refiner session answers `row` for every crop and records its input. */
+  const withFixedRefiner = (row: number[], seen: number[][]) =>
+    withFixedAnswer('hivesight-refiner.onnx', 'boxes', row, seen);
+
+  /**
+   * The shipped card without the subtype classifier, so boxes and classes are the detector's,
+   * with the refiner redrawing `classes` (default: every class).
+   */
+  async function refinerOnly(maxCrops?: number, classes?: ProductClass[]): Promise<ModelCard> {
+    const shipped = await Detector.open(CARD);
+    const refiner = shipped.card.boxRefiner!;
+    return {
+      ...shipped.card,
+      subtypeClassifier: undefined,
+      boxRefiner: {
+        ...refiner,
+        maxCrops: maxCrops ?? refiner.maxCrops,
+        classes: classes ?? ['bee', 'pollen', 'drone', 'hornet'],
+      },
+    };
+  }
+
+  const key = (b: Box) => [b.x, b.y, b.width, b.height].map((v) => v.toFixed(3)).join(',');
+
+  it('ships a refiner for hornets that reads 64 px crops of twice the box', async () => {
+    const detector = await Detector.open(CARD);
+    expect(detector.card.boxRefiner?.input).toMatchObject({ size: 64, context: 2, crop: 'box' });
+    expect(detector.card.boxRefiner?.classes).toEqual(['hornet']);
+  });
+
+  it("redraws every detection's box from its crop, in source pixels, then suppresses again", async () => {
+    const card = await refinerOnly();
+    const frame = syntheticFrame(960, 544);
+    const plain = Detector.fromCard({ ...card, boxRefiner: undefined }, { threads: 1 });
+    const found = await plain.detect(frame, 1920, 1088, { scoreThreshold: 0.01 });
+    expect(found.length).toBeGreaterThan(1);
+
+    // Every crop answers "the same box, moved right by a fifth of its width".
+    const seen: number[][] = [];
+    const refined = Detector.fromCard(card, {
+      threads: 1,
+      createSession: withFixedRefiner([0.2, 0, 0, 0], seen),
+    });
+    const moved = await refined.detect(frame, 1920, 1088, { scoreThreshold: 0.01 });
+    expect(seen).toEqual([[found.length, 3, 64, 64]]);
+    const expected = new Map<string, { cls: string; score: number }>();
+    for (const d of found) {
+      const x1 = Math.min(1920, d.box.x + 0.2 * d.box.width);
+      const x2 = Math.min(1920, d.box.x + 1.2 * d.box.width);
+      expected.set(key({ ...d.box, x: x1, width: x2 - x1 }), d);
+    }
+    expect(moved.length).toBeGreaterThan(0);
+    expect(moved.length).toBeLessThanOrEqual(found.length);
+    for (const d of moved) {
+      const from = expected.get(key(d.box));
+      expect(from, `refined box ${key(d.box)}`).toBeDefined();
+      expect(d).toMatchObject({ cls: from!.cls, score: from!.score });
+    }
+    await Promise.all([plain.close(), refined.close()]);
+  });
+
+  it('refines at most max_crops detections per frame, the best ones', async () => {
+    const card = await refinerOnly(2);
+    const frame = syntheticFrame(960, 544);
+    const plain = Detector.fromCard({ ...card, boxRefiner: undefined }, { threads: 1 });
+    const found = await plain.detect(frame, 960, 544, { scoreThreshold: 0.01 });
+    expect(found.length).toBeGreaterThan(2);
+    const seen: number[][] = [];
+    const detector = Detector.fromCard(card, {
+      threads: 1,
+      // Half the box, about its centre.
+      createSession: withFixedRefiner([0, 0, Math.log(0.5), Math.log(0.5)], seen),
+    });
+    const dets = await detector.detect(frame, 960, 544, { scoreThreshold: 0.01 });
+    expect(seen).toEqual([[2, 3, 64, 64]]);
+    const shrunk = found.slice(0, 2).map(({ box }) =>
+      key({
+        x: box.x + box.width / 4,
+        y: box.y + box.height / 4,
+        width: box.width / 2,
+        height: box.height / 2,
+      }),
+    );
+    expect(dets.map((d) => key(d.box)).sort()).toEqual(
+      [...shrunk, ...found.slice(2).map((d) => key(d.box))].sort(),
+    );
+    await Promise.all([plain.close(), detector.close()]);
+  });
+
+  it("redraws only the boxes of the refiner's classes", async () => {
+    const card = await refinerOnly(undefined, ['bee']);
+    const frame = syntheticFrame(960, 544);
+    const plain = Detector.fromCard({ ...card, boxRefiner: undefined }, { threads: 1 });
+    const found = await plain.detect(frame, 960, 544, { scoreThreshold: 0.01 });
+    const bees = found.filter((d) => d.cls === 'bee');
+    const others = found.filter((d) => d.cls !== 'bee');
+    expect(bees.length).toBeGreaterThan(0);
+    expect(others.length).toBeGreaterThan(0);
+    const seen: number[][] = [];
+    const detector = Detector.fromCard(card, {
+      threads: 1,
+      createSession: withFixedRefiner([0, 0, Math.log(0.5), Math.log(0.5)], seen),
+    });
+    const dets = await detector.detect(frame, 960, 544, { scoreThreshold: 0.01 });
+    expect(seen).toEqual([[bees.length, 3, 64, 64]]);
+    const kept = new Set(dets.map((d) => `${d.cls} ${key(d.box)}`));
+    for (const d of others) expect(kept.has(`${d.cls} ${key(d.box)}`)).toBe(true);
+    for (const d of bees) expect(kept.has(`bee ${key(d.box)}`)).toBe(false);
+    await Promise.all([plain.close(), detector.close()]);
   });
 });

@@ -25,14 +25,15 @@ const BEES_HORNETS = path.join(DATASETS, 'bees-hornets/valid');
 const POLLEN_CROPS = path.join(DATASETS, 'pollen-crops');
 const MODEL_CARD = path.join(ROOT, 'models/hivesight-detector.card.json');
 
-// Just below `hivesight eval` on the shipped model (hivesight-detector 0.5.1: 0.5.0's networks
-// with the 1152x544 input box, card metrics.product_eval): hive val AP50 bee 0.809, pollen 0.771,
-// drone 0.518, count error 6.7 %; bees-hornets/valid AP50 bee 0.152, hornet 0.597; pollen-crops
-// accuracy 0.958 (0.965 on the held-out 20 %). Raised from 0.5.0's gates (bee 0.74, pollen 0.66,
-// drone 0.43, count 9 %); pollen keeps a wide margin (31 pollen bees: one bee moves it ~0.03).
+// Just below `hivesight eval` on the shipped model (hivesight-detector 0.6.0: 0.5.1 with a box
+// refiner for hornets, card metrics.product_eval): hive val AP50 bee 0.809, pollen 0.771, drone
+// 0.518, count error 6.7 %; bees-hornets/valid AP50 bee 0.152, hornet 0.656 (0.597 without the
+// refiner); pollen-crops accuracy 0.958 (0.965 on the held-out 20 %). Raised from 0.5.0's gates
+// (bee 0.74, pollen 0.66, drone 0.43, count 9 %) and 0.5.1's hornet gate (0.56); pollen keeps a
+// wide margin (31 pollen bees: one bee moves it ~0.03).
 const MIN_HIVE_AP50 = { bee: 0.78, pollen: 0.7, drone: 0.48 };
 const MAX_HIVE_COUNT_ERROR_PCT = 8;
-const MIN_AP50 = { bee: 0.14, hornet: 0.56 };
+const MIN_AP50 = { bee: 0.14, hornet: 0.62 };
 const MIN_CROP_ACCURACY = 0.94;
 
 const hasModel = existsSync(MODEL_CARD);
