@@ -149,6 +149,8 @@ def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any], ba
 def main(argv: list[str] | None = None) -> None:
     ap_ = common_args("refiner", "refiner", 40)
     ap_.add_argument("--classes", default="hornet", help="comma-separated detector classes whose boxes the engine redraws")
+    ap_.add_argument("--jitter", choices=("same", "wide"), default="same",
+                     help="box disturbance per source (refiner_data.JITTER)")
     ap_.add_argument("--crop", choices=CROPS, default="box", help="how the crop is cut around a box (refiner_data.CROPS)")
     a = ap_.parse_args(argv)
     command = start("refiner", a, argv)
@@ -169,7 +171,7 @@ def main(argv: list[str] | None = None) -> None:
 
     net = RefinerNet()
     weights = loss_weights(a.crop)
-    ckpt = fit(net, CropDataset(items, a.per_epoch, a.seed, a.crop), a, command,
+    ckpt = fit(net, CropDataset(items, a.per_epoch, a.seed, a.crop, a.jitter), a, command,
                lambda out, y: (nn.functional.smooth_l1_loss(out, y, beta=0.02, reduction="none") * weights).sum(1).mean(),
                lambda: evaluate(net, sets, a.crop), score)
     onnx_path = a.card.parent / f"{NAME}.onnx"
