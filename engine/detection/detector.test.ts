@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { ModelError } from '../errors.ts';
 import { PRODUCT_CLASSES } from '../types.ts';
 import type { Box, ProductClass, RawFrame } from '../types.ts';
+import { makeDetection } from './detection.ts';
 import { Detector } from './detector.ts';
+import { nonMaxSuppression } from './nms.ts';
 import type { SessionFactory } from './detector.ts';
 import type { ModelCard, SubtypeClassifierCard } from './model-card.ts';
 
@@ -429,6 +431,34 @@ describe('Detector with a box refiner', () => {
     const kept = new Set(dets.map((d) => `${d.cls} ${key(d.box)}`));
     for (const d of others) expect(kept.has(`${d.cls} ${key(d.box)}`)).toBe(true);
     for (const d of bees) expect(kept.has(`bee ${key(d.box)}`)).toBe(false);
+    await Promise.all([plain.close(), detector.close()]);
+  });
+
+  it('suppresses again: grown boxes that now overlap a better one are dropped', async () => {
+    const card = await refinerOnly();
+    const frame = syntheticFrame(960, 544);
+    const plain = Detector.fromCard({ ...card, boxRefiner: undefined }, { threads: 1 });
+    const found = await plain.detect(frame, 960, 544, { scoreThreshold: 0.01 });
+    const detector = Detector.fromCard(card, {
+      threads: 1,
+      // Every box four times as wide and as tall, about its centre.
+      createSession: withFixedRefiner([0, 0, Math.log(4), Math.log(4)], []),
+    });
+    const dets = await detector.detect(frame, 960, 544, { scoreThreshold: 0.01 });
+    const grown = found.map((d) => {
+      const cx = d.box.x + d.box.width / 2;
+      const cy = d.box.y + d.box.height / 2;
+      const x1 = Math.max(0, cx - 2 * d.box.width);
+      const y1 = Math.max(0, cy - 2 * d.box.height);
+      const x2 = Math.min(960, cx + 2 * d.box.width);
+      const y2 = Math.min(544, cy + 2 * d.box.height);
+      return makeDetection(d.cls, d.score, { x: x1, y: y1, width: x2 - x1, height: y2 - y1 });
+    });
+    const expected = nonMaxSuppression(grown, card.thresholds.nms_iou);
+    expect(expected.length).toBeLessThan(found.length);
+    expect(dets.map((d) => `${d.cls} ${key(d.box)}`).sort()).toEqual(
+      expected.map((d) => `${d.cls} ${key(d.box)}`).sort(),
+    );
     await Promise.all([plain.close(), detector.close()]);
   });
 });
