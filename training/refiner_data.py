@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
 from .beetype_data import sample_rect
 from .data import BH, HIVE, Sample, _photometric
-from .evaluate import iou_one, letterbox, nms
+from .evaluate import ap50, iou_one, letterbox, nms
 
 SIZE = 64
 CONTEXT = 2.0
@@ -61,13 +60,16 @@ def crop_sides(w: float | np.ndarray, h: float | np.ndarray, crop: str) -> tuple
     return side, side
 
 
+def units(w: float | np.ndarray, h: float | np.ndarray, crop: str) -> tuple:  # type: ignore[type-arg]
+    """What the refiner's answers are measured in for a w x h box: its sides (box crops) or the
+    crop's side (square crops)."""
+    return (w, h) if crop == "box" else crop_sides(w, h, crop)
+
+
 def encode_target(g: np.ndarray, b: np.ndarray, crop: str) -> np.ndarray:
-    """Labelled box g for the crop around box b (both xyxy) -> (dx, dy, log w, log h) in units of the
-    crop's extent (square) or of b's sides (box), from b's centre."""
-    if crop == "box":
-        ux, uy = b[2] - b[0], b[3] - b[1]
-    else:
-        ux = uy = crop_sides(b[2] - b[0], b[3] - b[1], crop)[0]
+    """Labelled box g for the crop around box b (both xyxy) -> (dx, dy, log w, log h) in `units`,
+    from b's centre."""
+    ux, uy = units(b[2] - b[0], b[3] - b[1], crop)
     gw, gh = g[2] - g[0], g[3] - g[1]
     return np.array([((g[0] + g[2]) - (b[0] + b[2])) / 2 / ux, ((g[1] + g[3]) - (b[1] + b[3])) / 2 / uy,
                      np.log(max(gw, 1e-3) / ux), np.log(max(gh, 1e-3) / uy)], np.float32)
@@ -75,8 +77,7 @@ def encode_target(g: np.ndarray, b: np.ndarray, crop: str) -> np.ndarray:
 
 def decode_boxes(boxes: np.ndarray, out: np.ndarray, crop: str) -> np.ndarray:
     """Refiner output [N, 4] for input boxes xyxy -> refined boxes xyxy (the engine's arithmetic)."""
-    bw, bh = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
-    ux, uy = (bw, bh) if crop == "box" else crop_sides(bw, bh, crop)
+    ux, uy = units(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1], crop)
     cx = (boxes[:, 0] + boxes[:, 2]) / 2 + out[:, 0] * ux
     cy = (boxes[:, 1] + boxes[:, 3]) / 2 + out[:, 1] * uy
     w, h = ux * np.exp(out[:, 2]), uy * np.exp(out[:, 3])
@@ -192,11 +193,6 @@ def val_images(samples: list[Sample], infer, crop: str) -> list[ValImage]:  # ty
     return out
 
 
-def ap50(preds: list[tuple[np.ndarray, np.ndarray]], gts: list[np.ndarray]) -> float:
-    from .evaluate import ap50 as _ap50
-    return _ap50(preds, gts)[0]
-
-
 def refined_ap(images: list[ValImage], refined: list[np.ndarray] | None, kind: int) -> float:
     """AP50 of one kind with the detections' boxes replaced by `refined` (None: as detected),
     NMS 0.5 again afterwards (refined duplicates of one insect collapse onto it)."""
@@ -208,7 +204,7 @@ def refined_ap(images: list[ValImage], refined: list[np.ndarray] | None, kind: i
         keep = nms(b, s) if len(b) else np.zeros(0, np.int64)
         preds.append((b[keep], s[keep]))
         gts.append(im.gt[im.gt_kind == kind])
-    return ap50(preds, gts)
+    return ap50(preds, gts)[0]
 
 
 def mean_iou_gain(images: list[ValImage], refined: list[np.ndarray]) -> float:
@@ -228,4 +224,4 @@ def mean_iou_gain(images: list[ValImage], refined: list[np.ndarray]) -> float:
 
 
 __all__ = ["SIZE", "CONTEXT", "CROPS", "crop_sides", "Item", "items_from", "CropDataset", "make_crop", "decode_boxes", "val_images",
-           "refined_ap", "mean_iou_gain", "encode_target", "ValImage", "Path"]
+           "refined_ap", "mean_iou_gain", "encode_target", "ValImage"]

@@ -1,7 +1,7 @@
 /**
  * A second-stage model that looks at one crop per detection: the subtype classifier and the box
  * refiner a card may name. Crops are cut from the frame the detector saw, exactly as the training
- * code cuts them (training/beetype_data.py `sample_square`), so a model sees at run time what it
+ * code cuts them (training/beetype_data.py `sample_rect`), so a model sees at run time what it
  * saw in training.
  */
 import * as ort from 'onnxruntime-node';
