@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from .evaluate import NOMINAL
-from .model import CLASSES, Detector, ExportModel
+from .model import CLASSES, Detector, ExportModel, arch_of
 
 NAME = "hivesight-detector"
 SOURCES = [
@@ -86,6 +86,8 @@ def bench(path: Path, h: int = 544, w: int = 960, n: int = 30) -> float:
 
 def write_card(out: Path, ckpt: dict[str, Any], ms: float) -> None:
     val = ckpt.get("val", {})
+    arch = arch_of(ckpt["model"])
+    params = sum(int(t.numel()) for k, t in ckpt["model"].items() if not k.endswith(("running_mean", "running_var", "num_batches_tracked")))
     thr = float(val.get("score_threshold", 0.35))
     # Per-class thresholds only where that class's own best-F1 point is clearly elsewhere.
     per_class = {c: round(float(val[f"f1_threshold_{c}"]), 3) for c in CLASSES
@@ -112,7 +114,8 @@ def write_card(out: Path, ckpt: dict[str, Any], ms: float) -> None:
             "hardware": "CPU, 2 cores (shared)",
             "architecture": "CenterNet-style anchor-free, depthwise-separable backbone + FPN-lite, stride-4 heads: "
                             "heatmap [honeybee, hornet], subtype softmax [bee, pollen, drone], offset, log-size; "
-                            "3x3 peak filtering and sigmoid baked into the graph; BN folded",
+                            "3x3 peak filtering and sigmoid baked into the graph; BN folded; "
+                            f"channels {arch['width']}, neck {arch['neck']}, {params:,} parameters",
             "cpu_latency_ms_960x544_ort_2threads": round(ms, 1),
             "score_threshold_selection": "score threshold maximising pooled F1 on the validation splits",
             "validation": "hive-entrance: last 20% of frame numbers (training/splits/hive-entrance-val.txt), "
@@ -125,7 +128,7 @@ def write_card(out: Path, ckpt: dict[str, Any], ms: float) -> None:
             "Bee/pollen/drone subtypes are learned from a single hive-entrance clip (one hive, one camera) and "
             "pollen crops from another site; other hives, lighting and cameras are untested.",
             "Roboflow 'Bees' carry no subtype: they train the honeybee heatmap only.",
-            "Trained from scratch on CPU for a short time; a tiny network (~120k parameters).",
+            f"Trained from scratch on CPU for a short time; a tiny network ({params // 1000}k parameters).",
         ],
     }
     (out / f"{NAME}.card.json").write_text(json.dumps(card, indent=2, allow_nan=False) + "\n")
@@ -141,7 +144,7 @@ def evaluate_onnx(onnx_path: Path, data: Path) -> dict[str, float]:
 
 def export_checkpoint(ckpt_path: Path, out: Path, data: Path | None = None) -> dict[str, Any]:
     ckpt = torch.load(ckpt_path, map_location="cpu", weights_only=False)
-    net = Detector()
+    net = Detector(**arch_of(ckpt["model"]))
     net.load_state_dict(ckpt["model"])
     out.mkdir(parents=True, exist_ok=True)
     onnx_path = out / f"{NAME}.onnx"

@@ -34,7 +34,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .model import Detector, ExportModel
+from .model import Detector, ExportModel, arch_of
 
 
 def conv_bn_pairs(net: Detector) -> dict[str, tuple[nn.Conv2d, nn.BatchNorm2d | None]]:
@@ -72,9 +72,9 @@ def onnx_convs(path: Path) -> list[tuple[str, np.ndarray, np.ndarray]]:
 
 
 def rebuild(onnx_path: Path) -> Detector:
-    net = Detector().eval()
-    pairs = conv_bn_pairs(net)
     convs = onnx_convs(onnx_path)
+    net = Detector(**arch_of({f"{mod}.weight": torch.from_numpy(np.array(w)) for mod, w, _ in convs})).eval()
+    pairs = conv_bn_pairs(net)
     if len(convs) != len(pairs):
         raise ValueError(f"ONNX has {len(convs)} convs, Detector has {len(pairs)}")
     seen = set()

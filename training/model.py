@@ -41,9 +41,16 @@ class DWBlock(nn.Module):
         return x + y if self.residual else y
 
 
+# Channel widths: backbone (stem, s4, s8, s16, s32) and neck (s16, s8, s4). SMALL is 0.1.0-0.3.0.
+SMALL: dict[str, tuple[int, ...]] = {"width": (16, 24, 48, 96, 128), "neck": (64, 48, 32)}
+WIDE: dict[str, tuple[int, ...]] = {"width": (16, 32, 72, 144, 192), "neck": (96, 64, 48)}
+ARCHS = {"small": SMALL, "wide": WIDE}
+
+
 class Detector(nn.Module):
-    def __init__(self, width: tuple[int, int, int, int, int] = (16, 24, 48, 96, 128)) -> None:
+    def __init__(self, width: tuple[int, ...] = SMALL["width"], neck: tuple[int, ...] = SMALL["neck"]) -> None:
         super().__init__()
+        self.arch = {"width": tuple(width), "neck": tuple(neck)}
         c1, c2, c3, c4, c5 = width
         self.stem = conv_bn(3, c1, 3, 2)  # s2
         self.s4 = nn.Sequential(DWBlock(c1, c2, 2), DWBlock(c2, c2))
@@ -51,7 +58,7 @@ class Detector(nn.Module):
         self.s16 = nn.Sequential(DWBlock(c3, c4, 2), DWBlock(c4, c4), DWBlock(c4, c4))
         # 5x5 depthwise at stride 32 widens the receptive field cheaply for 300-500 px insects.
         self.s32 = nn.Sequential(DWBlock(c4, c5, 2), DWBlock(c5, c5, k=5), DWBlock(c5, c5, k=5))
-        n16, n8, n4 = 64, 48, 32
+        n16, n8, n4 = neck
         self.lat32 = conv_bn(c5, n16)
         self.lat16 = conv_bn(c4, n16)
         self.fuse16 = DWBlock(n16, n16)
@@ -78,6 +85,48 @@ class Detector(nn.Module):
         t = F.interpolate(self.red8(t), scale_factor=2.0, mode="nearest") + self.lat4(c4)
         t = self.fuse4(t)
         return self.head(t)
+
+
+@torch.no_grad()
+def widen(small: Detector, arch: dict[str, tuple[int, ...]]) -> Detector:
+    """A wider Detector that computes exactly what `small` computes (function-preserving).
+
+    Every old weight keeps its place; a channel the small net did not have starts random, and the
+    weights by which old channels (and the head) would read it start at zero, so in eval mode the
+    old channels and the output are unchanged. Training then grows the new channels from there:
+    the zero read-weights get gradients at once, because the new channels' activations are not zero.
+    """
+    big = Detector(**arch)
+    old = small.state_dict()
+    new = big.state_dict()
+    for name, t in new.items():
+        o = old[name]
+        if o.shape == t.shape:
+            t.copy_(o)
+            continue
+        if o.ndim != t.ndim or any(a > b for a, b in zip(o.shape, t.shape)):
+            raise ValueError(f"{name}: cannot widen {tuple(o.shape)} to {tuple(t.shape)}")
+        t[tuple(slice(0, n) for n in o.shape)] = o
+        if t.ndim == 4 and t.shape[1] > o.shape[1]:
+            t[: o.shape[0], o.shape[1]:] = 0.0  # old outputs ignore new inputs
+    big.load_state_dict(new)
+    # Checked on every call: a silent mismatch would throw the warm start away unnoticed.
+    was = small.training
+    small.eval(), big.eval()
+    x = torch.rand(1, 3, 64, 96, generator=torch.Generator().manual_seed(0))
+    err = float((small(x) - big(x)).abs().max())
+    small.train(was)
+    if err > 1e-4:
+        raise RuntimeError(f"widened net differs from the original by {err}")
+    return big
+
+
+def arch_of(state: dict[str, torch.Tensor]) -> dict[str, tuple[int, ...]]:
+    """Channel widths of a Detector state dict (checkpoints from before `arch` was recorded)."""
+    out = lambda key: int(state[key].shape[0])  # noqa: E731
+    return {"width": (out("stem.0.weight"), out("s4.1.pw.0.weight"), out("s8.1.pw.0.weight"),
+                      out("s16.2.pw.0.weight"), out("s32.2.pw.0.weight")),
+            "neck": (out("lat16.0.weight"), out("lat8.0.weight"), out("lat4.0.weight"))}
 
 
 def decode(raw: torch.Tensor) -> torch.Tensor:

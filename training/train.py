@@ -23,7 +23,7 @@ from .data import (BH, CROPS, HIVE, PatchDataset, crop_split, hive_split, load_b
 from .evaluate import evaluate
 from .export import export_checkpoint
 from .loss import detection_loss
-from .model import Detector
+from .model import ARCHS, Detector, arch_of, widen
 
 HERE = Path(__file__).resolve().parent
 CKPT_DIR = HERE / "checkpoints"
@@ -70,6 +70,8 @@ def main(argv: list[str] | None = None) -> None:
                          "0 = pure step schedule (fully reproducible)")
     ap.add_argument("--init", type=Path, default=None,
                     help="warm start: load only the weights of this checkpoint (fresh optimizer and schedule)")
+    ap.add_argument("--arch", default="small", choices=sorted(ARCHS),
+                    help="channel widths (model.py); --init from a smaller checkpoint widens it function-preservingly")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="one tiny epoch on a few images, then export to training/runs/smoke-export/")
     a = ap.parse_args(argv)
@@ -100,7 +102,16 @@ def main(argv: list[str] | None = None) -> None:
     print(f"loaded data in {time.time() - t0:.0f}s: " + ", ".join(f"{k}={len(v)}" for k, v in sources.items()), flush=True)
 
     ds = PatchDataset(sources, WEIGHTS, a.size, a.steps * a.batch, a.seed)
-    net = Detector().to(device)
+    net = Detector(**ARCHS[a.arch])
+    if a.init is not None and not a.resume:
+        # Before the optimizer exists: a widened net has new parameters.
+        init = torch.load(a.init, map_location="cpu", weights_only=False)
+        small = Detector(**arch_of(init["model"]))
+        small.load_state_dict(init["model"])
+        net = widen(small, net.arch) if small.arch != net.arch else small
+        print(f"warm start from {a.init} ({init.get('command', '')}, epoch {init.get('epoch')}, "
+              f"{small.arch} -> {net.arch})", flush=True)
+    net = net.to(device)
     decay = [p for n, p in net.named_parameters() if p.ndim > 1]
     no_decay = [p for n, p in net.named_parameters() if p.ndim <= 1]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 5e-4}, {"params": no_decay, "weight_decay": 0}], lr=a.lr)
@@ -134,10 +145,6 @@ def main(argv: list[str] | None = None) -> None:
     else:
         if log_path.exists():
             log_path.unlink()
-        if a.init is not None:
-            init = torch.load(a.init, map_location="cpu", weights_only=False)
-            net.load_state_dict(init["model"])
-            print(f"warm start from {a.init} ({init.get('command', '')}, epoch {init.get('epoch')})", flush=True)
 
     for epoch in range(start_epoch, a.epochs):
         ds.epoch = epoch
@@ -177,7 +184,7 @@ def main(argv: list[str] | None = None) -> None:
                 w.writeheader()
             w.writerow(row)
         print(f"epoch {epoch}: " + " ".join(f"{k}={v}" for k, v in row.items()) + f" (val {time.time() - tv:.0f}s)", flush=True)
-        ck = {"model": net.state_dict(), "opt": opt.state_dict(), "epoch": epoch, "val": val,
+        ck = {"model": net.state_dict(), "arch": net.arch, "opt": opt.state_dict(), "epoch": epoch, "val": val,
               "train_time_s": train_time, "wall_s": wall, "command": command, "best": best, "args": vars(a) | {"data": str(a.data), "out": str(a.out)}}
         s = score(val)
         if s > best:
