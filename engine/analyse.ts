@@ -79,7 +79,9 @@ export async function analyseFile(
   })) {
     const t0 = performance.now();
     decodeMs += t0 - waitStart;
-    const detections = await detector.detect(frame, media.width, media.height);
+    const detections = await detector.detect(frame, media.width, media.height, {
+      media: media.kind,
+    });
     const t1 = performance.now();
     tracker.update(frame.index, detections);
     const t2 = performance.now();

@@ -5,7 +5,7 @@
  */
 import * as ort from 'onnxruntime-node';
 import { ModelError } from '../errors.ts';
-import type { Box, Detection, ModelIdentity, RawFrame } from '../types.ts';
+import type { Box, Detection, MediaKind, ModelIdentity, RawFrame } from '../types.ts';
 import { adapterFor } from './adapters/index.ts';
 import type { Candidates, OutputAdapter } from './adapters/index.ts';
 import { makeDetection } from './detection.ts';
@@ -19,6 +19,8 @@ import type { FrameBox } from './crop-model.ts';
 import { mixTypes, SubtypeClassifier } from './subtype-classifier.ts';
 import { fillTensor, makeNormaliser } from './preprocess.ts';
 import type { Normaliser } from './preprocess.ts';
+import { fuseViews, unviewCandidates, viewFrame } from './test-time.ts';
+import type { View } from './test-time.ts';
 
 export type { DetectorSession, SessionFactory } from './session.ts';
 
@@ -32,6 +34,11 @@ export interface DetectorOptions {
 export interface DetectOptions {
   /** Replaces every class's score threshold (eval uses a low one for the AP curve). */
   scoreThreshold?: number;
+  /**
+   * What the frame comes from: the card's test-time views (`test_time_augmentation`) run for
+   * the media it names. Unset: one pass.
+   */
+  media?: MediaKind;
 }
 
 export const DEFAULT_THREADS = 2;
@@ -158,33 +165,12 @@ export class Detector {
     }
     const session = await this.lazy.get();
     const run = this.queue.then(async () => {
-      const input = this.bufferFor(tw, th);
-      fillTensor(frame, input, tw, th, this.norm);
-      const tensor = new ort.Tensor('float32', input, [1, 3, th, tw]);
-      let outputs: Record<string, ort.OnnxValue>;
-      try {
-        outputs = await session.run({ [this.card.input.name]: tensor });
-      } catch (error) {
-        throw new ModelError(
-          `The model failed on a ${tw}x${th} input: ${(error as Error).message}`,
-          {
-            cause: error,
-          },
-        );
-      }
-      const output = outputs[this.card.output.name];
-      if (!output || output.type !== 'float32') {
-        throw new ModelError(`The model returned no float32 output "${this.card.output.name}".`);
-      }
       const thresholds = this.thresholds(options);
-      const candidates = this.adapter.decode(
-        { data: output.data as Float32Array, dims: output.dims },
-        {
-          numChannels: this.card.classes.length,
-          channelThresholds: thresholds,
-          mergedChannels: this.mergedChannels,
-        },
-      );
+      const views = this.viewsFor(options.media);
+      const candidates =
+        views.length > 1
+          ? await this.fusedCandidates(session, frame, { tw, th, thresholds, views })
+          : await this.candidates(session, frame, tw, th, thresholds);
       const sx = sourceWidth / w;
       const sy = sourceHeight / h;
       const source = new Map<Detection, number>();
@@ -198,6 +184,70 @@ export class Detector {
     });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Runs the model on `frame` padded to `tw` x `th` and decodes its output. */
+  private async candidates(
+    session: DetectorSession,
+    frame: RawFrame,
+    tw: number,
+    th: number,
+    thresholds: Float32Array,
+  ): Promise<Candidates> {
+    const input = this.bufferFor(tw, th);
+    fillTensor(frame, input, tw, th, this.norm);
+    const tensor = new ort.Tensor('float32', input, [1, 3, th, tw]);
+    let outputs: Record<string, ort.OnnxValue>;
+    try {
+      outputs = await session.run({ [this.card.input.name]: tensor });
+    } catch (error) {
+      throw new ModelError(`The model failed on a ${tw}x${th} input: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    const output = outputs[this.card.output.name];
+    if (!output || output.type !== 'float32') {
+      throw new ModelError(`The model returned no float32 output "${this.card.output.name}".`);
+    }
+    return this.adapter.decode(
+      { data: output.data as Float32Array, dims: output.dims },
+      {
+        numChannels: this.card.classes.length,
+        channelThresholds: thresholds,
+        mergedChannels: this.mergedChannels,
+      },
+    );
+  }
+
+  private viewsFor(media: MediaKind | undefined): readonly View[] {
+    const tta = this.card.testTimeAugmentation;
+    return tta && media && tta.media.includes(media) ? tta.views : ['identity'];
+  }
+
+  /** Every view decoded at the card's floor, mapped back onto the frame and fused. */
+  private async fusedCandidates(
+    session: DetectorSession,
+    frame: RawFrame,
+    at: { tw: number; th: number; thresholds: Float32Array; views: readonly View[] },
+  ): Promise<Candidates> {
+    const { tw, th, thresholds, views } = at;
+    const floor = this.card.testTimeAugmentation!.floor;
+    const low = thresholds.map((t) => Math.min(t, floor));
+    const decoded: Candidates[] = [];
+    for (const view of views) {
+      const c = await this.candidates(session, viewFrame(frame, view), tw, th, low);
+      unviewCandidates(c, view, frame.width, frame.height);
+      decoded.push(c);
+    }
+    // The adapter keeps a merged honeybee at the lowest of its channels' thresholds.
+    const merged = this.mergedChannels;
+    const mergedThreshold = Math.min(...merged.map((c) => thresholds[c]!));
+    return fuseViews(decoded, {
+      matchIou: this.card.testTimeAugmentation!.matchIou,
+      thresholdOf: (channel) =>
+        merged.length > 0 && channel === merged[0] ? mergedThreshold : thresholds[channel]!,
+      groupSize: merged.length,
+    });
   }
 
   private thresholds(options: DetectOptions): Float32Array {

@@ -261,4 +261,40 @@ describe('validateModelCard', () => {
       /does not exist: .*refiner\.onnx/,
     );
   });
+
+  it('reads a test-time augmentation section and names its bad fields', () => {
+    const section = { views: ['identity', 'flip_h'], media: ['image'], match_iou: 0.55 };
+    const card = validateModelCard(
+      { ...good(), test_time_augmentation: section },
+      '/x/m.card.json',
+    );
+    expect(card.testTimeAugmentation).toEqual({
+      views: ['identity', 'flip_h'],
+      media: ['image'],
+      matchIou: 0.55,
+      floor: 0.01,
+    });
+    expect(validateModelCard(good(), '/x/m.card.json').testTimeAugmentation).toBeUndefined();
+    const message = problems({
+      ...good(),
+      test_time_augmentation: { views: ['flip_h', 'spin'], media: [], match_iou: 0, floor: 2 },
+    });
+    for (const field of [
+      'test_time_augmentation.views must be a non-empty array of distinct values from identity',
+      'test_time_augmentation.media must be a non-empty array',
+      'test_time_augmentation.match_iou must be a number in (0, 1]',
+      'test_time_augmentation.floor must be a number in [0, 1]',
+    ]) {
+      expect(message).toContain(field);
+    }
+    expect(
+      problems({ ...good(), test_time_augmentation: { ...section, views: ['flip_h'] } }),
+    ).toContain('test_time_augmentation.views must start with "identity"');
+    expect(
+      problems({
+        ...good(),
+        test_time_augmentation: { ...section, views: ['identity', 'identity'] },
+      }),
+    ).toContain('test_time_augmentation.views must be a non-empty array of distinct');
+  });
 });

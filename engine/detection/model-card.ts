@@ -6,9 +6,11 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ModelError } from '../errors.ts';
 import { isProductClass, PRODUCT_CLASSES } from '../types.ts';
-import type { ProductClass } from '../types.ts';
+import type { MediaKind, ProductClass } from '../types.ts';
 import { OUTPUT_FORMATS } from './adapters/index.ts';
 import type { CropShape } from './crop-model.ts';
+import { isView, VIEWS } from './test-time.ts';
+import type { View } from './test-time.ts';
 
 export interface ModelCard {
   name: string;
@@ -48,6 +50,8 @@ export interface ModelCard {
    * (after the subtype classifier, which crops around the detector's own boxes).
    */
   boxRefiner?: BoxRefinerCard;
+  /** Mirrored views the detector also runs, and fuses, on the media named (test-time.ts). */
+  testTimeAugmentation?: TestTimeAugmentationCard;
   /** Absolute path of the card file. */
   cardPath: string;
   /** Absolute path of the ONNX file. */
@@ -102,6 +106,18 @@ export interface SubtypeClassifierCard extends CropModelCard {
    * classifier's (0: classifier only). The card gives one number or one per class.
    */
   detectorWeights: number[];
+}
+
+export interface TestTimeAugmentationCard {
+  /** Views run on every frame of those media, `identity` first. */
+  views: View[];
+  /** Which media get them (a photo is one frame, a video hundreds: it costs a pass per view). */
+  media: MediaKind[];
+  /** IoU at which two views' boxes are one insect. */
+  matchIou: number;
+  /** Score floor at which the views are decoded before fusing (below every class threshold). */
+  floor: number;
+  selection?: string;
 }
 
 /** The card for `p`: the path itself for `.json`, `NAME.card.json` beside `NAME.onnx`. */
@@ -382,6 +398,32 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
       }
     }
     card.boxRefiner = { ...cropModel(br, 'box_refiner'), classes: brClasses };
+  }
+
+  if (root.test_time_augmentation !== undefined) {
+    const tta = obj(root.test_time_augmentation, 'test_time_augmentation');
+    const f = (k: string) => `test_time_augmentation.${k}`;
+    const list = <T>(v: unknown, field: string, ok: (x: unknown) => x is T, names: string): T[] => {
+      if (!Array.isArray(v) || v.length === 0 || !v.every(ok) || new Set(v).size !== v.length) {
+        bad(field, `must be a non-empty array of distinct values from ${names}`);
+        return [];
+      }
+      return v;
+    };
+    const views = list(tta.views, f('views'), isView, VIEWS.join(', '));
+    if (views.length > 0 && views[0] !== 'identity') bad(f('views'), 'must start with "identity"');
+    card.testTimeAugmentation = {
+      views,
+      media: list(
+        tta.media,
+        f('media'),
+        (x): x is MediaKind => x === 'image' || x === 'video',
+        'image, video',
+      ),
+      matchIou: num(tta.match_iou, f('match_iou'), 0, 1, true),
+      floor: tta.floor === undefined ? 0.01 : num(tta.floor, f('floor'), 0, 1),
+    };
+    if (typeof tta.selection === 'string') card.testTimeAugmentation.selection = tta.selection;
   }
 
   if (problems.length > 0) {

@@ -7,7 +7,7 @@ import { probeMedia } from '../media/probe.ts';
 import { readFrames } from '../media/frames.ts';
 import type { MediaLimits } from '../media/limits.ts';
 import type { MediaTools } from '../media/tools.ts';
-import type { Detection, ModelIdentity, RawFrame } from '../types.ts';
+import type { Detection, MediaKind, ModelIdentity, RawFrame } from '../types.ts';
 
 /** What eval needs of the detector (the engine's `Detector` satisfies it). */
 export interface EvalDetector {
@@ -17,7 +17,7 @@ export interface EvalDetector {
     frame: RawFrame,
     sourceWidth: number,
     sourceHeight: number,
-    options?: { scoreThreshold?: number },
+    options?: { scoreThreshold?: number; media?: MediaKind },
   ): Promise<Detection[]>;
 }
 
@@ -51,7 +51,10 @@ export function createEvalPredictor(
       signal,
     })) {
       detections.push(
-        ...(await detector.detect(frame, media.width, media.height, { scoreThreshold })),
+        ...(await detector.detect(frame, media.width, media.height, {
+          scoreThreshold,
+          media: media.kind,
+        })),
       );
     }
     return { detections, width: media.width, height: media.height };
