@@ -20,6 +20,21 @@ describe('mixTypes', () => {
     expect(third[2]! > third[0]!).toBe(true);
   });
 
+  it("gives a class of weight 1 the detector's share; the others divide the rest", () => {
+    // Drone decided by the detector (0.75); bee and pollen split 0.25 by the classifier, 0.7 : 0.2.
+    const out = mixTypes(cls, det, [0, 0, 1]);
+    expect(out[2]).toBeCloseTo(0.75, 5);
+    expect(out[0]).toBeCloseTo((0.25 * 0.7) / 0.9, 4);
+    expect(out[1]).toBeCloseTo((0.25 * 0.2) / 0.9, 4);
+    // Blends below 1 still apply to the rest.
+    const half = mixTypes(cls, det, [0.5, 0, 1]);
+    const bee = Math.sqrt(0.7 * 0.1);
+    expect(half[0]).toBeCloseTo((0.25 * bee) / (bee + 0.2), 4);
+    expect(Array.from(mixTypes(cls, det, [1, 1, 1])).map((v) => +v.toFixed(5))).toEqual([
+      0.1, 0.15, 0.75,
+    ]);
+  });
+
   it('treats a detector with no subtype score as undecided', () => {
     const out = mixTypes(cls, new Float32Array(3), [1, 1, 1]);
     out.forEach((v) => expect(v).toBeCloseTo(1 / 3, 4));

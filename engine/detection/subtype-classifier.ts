@@ -10,9 +10,11 @@ import type { SessionFactory } from './session.ts';
 
 /**
  * Blends the classifier's probabilities with the detector's own subtype scores (any scale; they
- * are normalised): p[j] ~ classifier[j]^(1 - w[j]) x detector[j]^w[j]. The detector sees the
- * bee's size next to its neighbours, which a crop scaled to the box cannot (drones are the large
- * ones); the classifier sees the bee far better (pollen). w = 0 is the classifier alone.
+ * are normalised). A class of weight 1 is the detector's to decide: it gets the detector's share
+ * outright. The other classes divide what is left by p[j] ~ classifier[j]^(1 - w[j]) x
+ * detector[j]^w[j]. The detector sees the bee's size next to its neighbours, which a crop
+ * scaled to the box cannot (drones are the large ones); the classifier sees the bee far better
+ * (pollen). w = 0 everywhere is the classifier alone.
  */
 export function mixTypes(
   classifier: Float32Array,
@@ -27,15 +29,19 @@ export function mixTypes(
   }
   let detSum = 0;
   for (let j = 0; j < k; j++) detSum += detector[j]!;
+  const own = (j: number) => (detSum > 0 ? detector[j]! / detSum : 1 / k);
+  let decided = 0;
+  for (let j = 0; j < k; j++) if (weights[j]! >= 1) decided += own(j);
   let total = 0;
   for (let j = 0; j < k; j++) {
-    const own = detSum > 0 ? detector[j]! / detSum : 1 / k;
     const w = weights[j]!;
-    const v = Math.exp((1 - w) * Math.log(classifier[j]! + 1e-6) + w * Math.log(own + 1e-6));
+    if (w >= 1) continue;
+    const v = Math.exp((1 - w) * Math.log(classifier[j]! + 1e-6) + w * Math.log(own(j) + 1e-6));
     out[j] = v;
     total += v;
   }
-  for (let j = 0; j < k; j++) out[j] = out[j]! / total;
+  const rest = Math.max(0, 1 - decided);
+  for (let j = 0; j < k; j++) out[j] = weights[j]! >= 1 ? own(j) : (out[j]! / total) * rest;
   return out;
 }
 
