@@ -24,15 +24,16 @@ async function cardWithViews(): Promise<ModelCard> {
       media: ['image'],
       matchIou: 0.55,
       floor: 0.01,
+      refine: true,
     },
   };
 }
 
-/** Real sessions; records the input dims of every run of the detector model itself. */
-function recording(runs: number[][]): SessionFactory {
+/** Real sessions; records the input dims of every run of the model file ending in `file`. */
+function recording(runs: number[][], file = 'hivesight-detector.onnx'): SessionFactory {
   return async (modelPath, options) => {
     const session = await ort.InferenceSession.create(modelPath, options);
-    if (!modelPath.endsWith('hivesight-detector.onnx')) return session;
+    if (!modelPath.endsWith(file)) return session;
     return {
       inputNames: session.inputNames,
       outputNames: session.outputNames,
@@ -76,6 +77,28 @@ describe('Detector test-time views', () => {
       expect(d.box.x + d.box.width).toBeLessThanOrEqual(1920 + 1e-6);
       expect(d.box.y + d.box.height).toBeLessThanOrEqual(1080 + 1e-6);
     }
+    await detector.close();
+  });
+
+  it('runs the box refiner on fused boxes only when the card lets it', async () => {
+    const base = await cardWithViews();
+    const refinerRuns: number[][] = [];
+    const card: ModelCard = {
+      ...base,
+      testTimeAugmentation: { ...base.testTimeAugmentation!, refine: false },
+      // Every class, so the drawn frame surely has something to refine.
+      boxRefiner: { ...base.boxRefiner!, classes: ['bee', 'pollen', 'drone', 'hornet'] },
+    };
+    const detector = Detector.fromCard(card, {
+      threads: 1,
+      createSession: recording(refinerRuns, base.boxRefiner!.file),
+    });
+    const frame = syntheticFrame(960, 544);
+    const low = { scoreThreshold: 0.01 };
+    expect(await detector.detect(frame, 960, 544, { ...low, media: 'image' })).not.toHaveLength(0);
+    expect(refinerRuns).toHaveLength(0);
+    await detector.detect(frame, 960, 544, { ...low, media: 'video' });
+    expect(refinerRuns).toHaveLength(1);
     await detector.close();
   });
 

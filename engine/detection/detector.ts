@@ -180,7 +180,8 @@ export class Detector {
       const typed = this.subtype
         ? await this.retype(this.subtype, frame, found, { sx, sy, thresholds, candidates, source })
         : found;
-      return this.refiner ? this.refine(this.refiner, frame, typed, { sx, sy }) : typed;
+      const refine = views.length === 1 || this.card.testTimeAugmentation?.refine !== false;
+      return this.refiner && refine ? this.refine(this.refiner, frame, typed, { sx, sy }) : typed;
     });
     this.queue = run.catch(() => undefined);
     return run;

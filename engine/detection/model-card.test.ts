@@ -273,17 +273,31 @@ describe('validateModelCard', () => {
       media: ['image'],
       matchIou: 0.55,
       floor: 0.01,
+      refine: true,
     });
+    expect(
+      validateModelCard(
+        { ...good(), test_time_augmentation: { ...section, refine: false } },
+        '/x/m.card.json',
+      ).testTimeAugmentation?.refine,
+    ).toBe(false);
     expect(validateModelCard(good(), '/x/m.card.json').testTimeAugmentation).toBeUndefined();
     const message = problems({
       ...good(),
-      test_time_augmentation: { views: ['flip_h', 'spin'], media: [], match_iou: 0, floor: 2 },
+      test_time_augmentation: {
+        views: ['flip_h', 'spin'],
+        media: [],
+        match_iou: 0,
+        floor: 2,
+        refine: 'no',
+      },
     });
     for (const field of [
       'test_time_augmentation.views must be a non-empty array of distinct values from identity',
       'test_time_augmentation.media must be a non-empty array',
       'test_time_augmentation.match_iou must be a number in (0, 1]',
       'test_time_augmentation.floor must be a number in [0, 1]',
+      'test_time_augmentation.refine must be true or false',
     ]) {
       expect(message).toContain(field);
     }

@@ -117,6 +117,11 @@ export interface TestTimeAugmentationCard {
   matchIou: number;
   /** Score floor at which the views are decoded before fusing (below every class threshold). */
   floor: number;
+  /**
+   * Whether the box refiner still redraws fused boxes (default true). The mean of the views' boxes
+   * is already a second look; a refiner trained on single-view boxes can move it off the insect.
+   */
+  refine: boolean;
   selection?: string;
 }
 
@@ -422,6 +427,10 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
       ),
       matchIou: num(tta.match_iou, f('match_iou'), 0, 1, true),
       floor: tta.floor === undefined ? 0.01 : num(tta.floor, f('floor'), 0, 1),
+      refine:
+        tta.refine === undefined || typeof tta.refine === 'boolean'
+          ? tta.refine !== false
+          : (bad(f('refine'), 'must be true or false'), true),
     };
     if (typeof tta.selection === 'string') card.testTimeAugmentation.selection = tta.selection;
   }
