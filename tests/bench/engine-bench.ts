@@ -14,11 +14,11 @@
  *   --detect-runs (probe and decode by ffprobe / ffmpeg processes included);
  * - peak RSS of this process while analysing (the high-water mark is reset after the clip is made).
  * Targets (issues): full analysis within 3x of the ffmpeg floor, >= 20 analysed frames/s, and
- * <= 60 ms per 1920x1080 frame through onnxruntime-node (detector issue; checked on the photo
- * path, test-time views included, the slowest a frame gets).
+ * <= 60 ms per 1920x1080 video frame through onnxruntime-node (detector issue: "so the video
+ * targets hold"; a photo's test-time views are reported beside it, a photo being one frame).
  *
  *   node bin/run-ts.mjs tests/bench/engine-bench.ts [--runs 3] [--floor-runs 3]
- *     [--detect-runs 20] [--threads N] [--clip existing.mp4] [--keep]
+ *     [--detect-runs 20] [--threads N] [--clip existing.mp4] [--model card.json] [--keep]
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
 
     // Peak RSS should be the analysis's, not the clip rendering's: reset the high-water mark.
     const peakReset = resetPeakRss();
-    const cold = await createEngine({ threads: THREADS });
+    const cold = await createEngine({ threads: THREADS, modelPath: args.get('model') });
     const info = await cold.probe(clip);
     const size = cold.detector.inputSizeFor(info.width, info.height);
     const sampleFps = DEFAULT_SAMPLE_FPS;
@@ -216,6 +216,7 @@ async function main(): Promise<void> {
     const latencies = await detectorLatency(cold, clip, info);
     const viewLatencies = await detectorLatency(cold, clip, info, 'image');
     const viewMs = median(viewLatencies);
+    const frameMs = median(latencies);
     const photo = path.join(tmp, 'bees-1080p.jpg');
     await runFfmpeg(['-i', clip, '-frames:v', '1', '-q:v', '3', photo]);
     const photoMs = median(await photoLatency(cold, photo));
@@ -264,8 +265,8 @@ async function main(): Promise<void> {
         ['decode ms/frame', round(median(warm.map((r) => r.decodeMsPerFrame)), 1), ''],
         ['inference ms/frame', round(median(warm.map((r) => r.inferenceMsPerFrame)), 1), ''],
         ['tracking ms/frame', round(median(warm.map((r) => r.trackingMsPerFrame)), 2), ''],
-        [`detector-only ms (1 frame, median of ${DETECT_RUNS})`, round(median(latencies), 1), ''],
-        [`detector ms with the photo's test-time views (${cold.detector.card.testTimeAugmentation?.views.length ?? 1} runs)`, round(viewMs, 1), `<= ${TARGET_FRAME_MS}: ${meets(viewMs <= TARGET_FRAME_MS)}`],
+        [`detector-only ms (1 video frame, median of ${DETECT_RUNS})`, round(frameMs, 1), `<= ${TARGET_FRAME_MS}: ${meets(frameMs <= TARGET_FRAME_MS)}`],
+        [`detector ms with a photo's test-time views (${cold.detector.card.testTimeAugmentation?.views.length ?? 1} runs)`, round(viewMs, 1), ''],
         [`photo 1920x1080 end to end ms (median of ${DETECT_RUNS})`, round(photoMs, 1), ''],
         [
           `peak RSS MiB (${peakReset ? 'engine + analyses' : 'whole script'})`,
@@ -309,7 +310,7 @@ async function main(): Promise<void> {
       targets: {
         ratio: { target: TARGET_RATIO, value: ratio, met: ratio <= TARGET_RATIO },
         framesPerS: { target: TARGET_FPS, value: warmFps, met: warmFps >= TARGET_FPS },
-        frameMs: { target: TARGET_FRAME_MS, value: viewMs, met: viewMs <= TARGET_FRAME_MS },
+        frameMs: { target: TARGET_FRAME_MS, value: frameMs, met: frameMs <= TARGET_FRAME_MS },
       },
     });
     console.log(`\nresults: ${path.relative(process.cwd(), file)}`);

@@ -25,15 +25,16 @@ const BEES_HORNETS = path.join(DATASETS, 'bees-hornets/valid');
 const POLLEN_CROPS = path.join(DATASETS, 'pollen-crops');
 const MODEL_CARD = path.join(ROOT, 'models/hivesight-detector.card.json');
 
-// Just below `hivesight eval` on the shipped model (hivesight-detector 0.6.0: 0.5.1 with a box
-// refiner for hornets, card metrics.product_eval): hive val AP50 bee 0.809, pollen 0.771, drone
-// 0.518, count error 6.7 %; bees-hornets/valid AP50 bee 0.152, hornet 0.656 (0.597 without the
-// refiner); pollen-crops accuracy 0.958 (0.965 on the held-out 20 %). Raised from 0.5.0's gates
-// (bee 0.74, pollen 0.66, drone 0.43, count 9 %) and 0.5.1's hornet gate (0.56); pollen keeps a
-// wide margin (31 pollen bees: one bee moves it ~0.03).
-const MIN_HIVE_AP50 = { bee: 0.78, pollen: 0.7, drone: 0.48 };
-const MAX_HIVE_COUNT_ERROR_PCT = 8;
-const MIN_AP50 = { bee: 0.14, hornet: 0.62 };
+// Just below `hivesight eval` on the shipped model (hivesight-detector 0.7.0: the widened
+// detector, photos seen in three views, card metrics.product_eval): hive val AP50 bee 0.882,
+// pollen 0.706, drone 0.571, count error 5.6 %; bees-hornets/valid AP50 bee 0.226, hornet 0.713;
+// pollen-crops accuracy 0.956 (0.956 on the held-out 20 %). Raised from 0.6.0's gates (bee 0.78,
+// drone 0.48, count 8 %, bees-hornets bee 0.14, hornet 0.62). Pollen moved the other way
+// (0.771 -> 0.706 on 31 pollen bees, about two bees): its gate drops from 0.7 to 0.66 so that
+// one bee's noise does not fail CI.
+const MIN_HIVE_AP50 = { bee: 0.85, pollen: 0.66, drone: 0.52 };
+const MAX_HIVE_COUNT_ERROR_PCT = 7;
+const MIN_AP50 = { bee: 0.19, hornet: 0.67 };
 const MIN_CROP_ACCURACY = 0.94;
 
 const hasModel = existsSync(MODEL_CARD);
