@@ -3,16 +3,14 @@
  * onnxruntime, a frame drawn here.
  */
 import path from 'node:path';
-import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import type { Box, Detection } from '../types.ts';
 import { Detector } from './detector.ts';
-import type { SessionFactory } from './detector.ts';
 import { loadModelCard } from './model-card.ts';
 import type { ModelCard } from './model-card.ts';
 import { iou } from './nms.ts';
 import { viewFrame } from './test-time.ts';
-import { syntheticFrame } from './test-support.ts';
+import { recordingSessions, syntheticFrame } from './test-support.ts';
 
 const CARD = path.resolve('models/hivesight-detector.card.json');
 
@@ -29,23 +27,6 @@ async function cardWithViews(): Promise<ModelCard> {
   };
 }
 
-/** Real sessions; records the input dims of every run of the model file ending in `file`. */
-function recording(runs: number[][], file = 'hivesight-detector.onnx'): SessionFactory {
-  return async (modelPath, options) => {
-    const session = await ort.InferenceSession.create(modelPath, options);
-    if (!modelPath.endsWith(file)) return session;
-    return {
-      inputNames: session.inputNames,
-      outputNames: session.outputNames,
-      run: (feeds) => {
-        runs.push([...Object.values(feeds)[0]!.dims]);
-        return session.run(feeds);
-      },
-      release: () => session.release(),
-    };
-  };
-}
-
 const mirrored = (b: Box, width: number): Box => ({ ...b, x: width - b.x - b.width });
 
 /** For each of `a`, the best IoU with a same-class detection of `b`. */
@@ -57,7 +38,7 @@ describe('Detector test-time views', () => {
     const runs: number[][] = [];
     const detector = Detector.fromCard(await cardWithViews(), {
       threads: 1,
-      createSession: recording(runs),
+      createSession: recordingSessions(runs, 'hivesight-detector.onnx'),
     });
     const frame = syntheticFrame(960, 544);
     const video = await detector.detect(frame, 1920, 1080, { media: 'video' });
@@ -91,7 +72,7 @@ describe('Detector test-time views', () => {
     };
     const detector = Detector.fromCard(card, {
       threads: 1,
-      createSession: recording(refinerRuns, base.boxRefiner!.file),
+      createSession: recordingSessions(refinerRuns, base.boxRefiner!.file),
     });
     const frame = syntheticFrame(960, 544);
     const low = { scoreThreshold: 0.01 };

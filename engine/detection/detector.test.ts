@@ -11,7 +11,7 @@ import type { Box, ProductClass } from '../types.ts';
 import { makeDetection } from './detection.ts';
 import { Detector } from './detector.ts';
 import { nonMaxSuppression } from './nms.ts';
-import { syntheticFrame } from './test-support.ts';
+import { recordingSessions, syntheticFrame } from './test-support.ts';
 import type { SessionFactory } from './detector.ts';
 import type { ModelCard, SubtypeClassifierCard } from './model-card.ts';
 
@@ -21,18 +21,10 @@ const ONNX = path.resolve('models/hivesight-detector.onnx');
 function countingFactory(): { factory: SessionFactory; calls: () => number; runs: number[][] } {
   let calls = 0;
   const runs: number[][] = [];
-  const factory: SessionFactory = async (modelPath, options) => {
+  const record = recordingSessions(runs);
+  const factory: SessionFactory = (modelPath, options) => {
     calls++;
-    const session = await ort.InferenceSession.create(modelPath, options);
-    return {
-      inputNames: session.inputNames,
-      outputNames: session.outputNames,
-      run: (feeds) => {
-        runs.push([...Object.values(feeds)[0]!.dims]);
-        return session.run(feeds);
-      },
-      release: () => session.release(),
-    };
+    return record(modelPath, options);
   };
   return { factory, calls: () => calls, runs };
 }

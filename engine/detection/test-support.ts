@@ -1,6 +1,28 @@
-/** Frames for the detector's tests, drawn with canvas (no dataset needed). */
+/** Frames and sessions for the detector's tests (no dataset needed). */
 import { createCanvas } from '@napi-rs/canvas';
+import * as ort from 'onnxruntime-node';
 import type { RawFrame } from '../types.ts';
+import type { SessionFactory } from './session.ts';
+
+/**
+ * Real onnxruntime sessions that record the input dims of every run, of every model or only of
+ * the model file ending in `file`.
+ */
+export function recordingSessions(runs: number[][], file?: string): SessionFactory {
+  return async (modelPath, options) => {
+    const session = await ort.InferenceSession.create(modelPath, options);
+    if (file !== undefined && !modelPath.endsWith(file)) return session;
+    return {
+      inputNames: session.inputNames,
+      outputNames: session.outputNames,
+      run: (feeds) => {
+        runs.push([...Object.values(feeds)[0]!.dims]);
+        return session.run(feeds);
+      },
+      release: () => session.release(),
+    };
+  };
+}
 
 /** Amber-and-black striped ellipses ("bees") on a greyish-green background, RGB24. */
 export function syntheticFrame(width: number, height: number): RawFrame {

@@ -93,16 +93,15 @@ export function fuseViews(views: readonly Candidates[], options: FuseOptions): C
       const threshold = options.thresholdOf(channel);
       // Mean over views <= best view: a candidate below its threshold in every view cannot pass.
       if (a.scores[i]! < threshold) continue;
-      let weight = a.scores[i]!;
+      // Summed scores: the boxes' weights, and over k the fused score.
       let score = a.scores[i]!;
-      for (let d = 0; d < 4; d++) box[d] = a.boxes[i * 4 + d]! * weight;
+      for (let d = 0; d < 4; d++) box[d] = a.boxes[i * 4 + d]! * score;
       for (let g = 0; g < group; g++) groups[g] = a.groupScores?.[i * group + g] ?? 0;
       views.forEach((b, vb) => {
         if (vb === va) return;
         const j = bestMatch(a, i, b, options.matchIou);
         if (j < 0) return;
         const s = b.scores[j]!;
-        weight += s;
         score += s;
         for (let d = 0; d < 4; d++) box[d] = box[d]! + b.boxes[j * 4 + d]! * s;
         for (let g = 0; g < group; g++)
@@ -110,10 +109,10 @@ export function fuseViews(views: readonly Candidates[], options: FuseOptions): C
       });
       if (score / k < threshold) continue;
       out.push(
-        box[0]! / weight,
-        box[1]! / weight,
-        box[2]! / weight,
-        box[3]! / weight,
+        box[0]! / score,
+        box[1]! / score,
+        box[2]! / score,
+        box[3]! / score,
         score / k,
         channel,
       );

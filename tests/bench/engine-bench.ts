@@ -132,24 +132,22 @@ async function detectorLatency(
     break;
   }
   if (!frame) throw new Error('no frame decoded');
-  for (let i = 0; i < 3; i += 1)
-    await engine.detector.detect(frame, info.width, info.height, { media });
-  const times: number[] = [];
-  for (let i = 0; i < DETECT_RUNS; i += 1) {
-    const t0 = performance.now();
-    await engine.detector.detect(frame, info.width, info.height, { media });
-    times.push(performance.now() - t0);
-  }
-  return times;
+  const one = frame;
+  return timeRuns(() => engine.detector.detect(one, info.width, info.height, { media }), 3);
 }
 
 /** End-to-end `analyse` of a photo (probe, decode, every test-time view, crop models). */
-async function photoLatency(engine: Engine, photo: string): Promise<number[]> {
-  for (let i = 0; i < 2; i += 1) await engine.analyse(photo);
+function photoLatency(engine: Engine, photo: string): Promise<number[]> {
+  return timeRuns(() => engine.analyse(photo), 2);
+}
+
+/** `DETECT_RUNS` timed calls of `fn` (ms each) after `warmups` untimed ones. */
+async function timeRuns(fn: () => Promise<unknown>, warmups: number): Promise<number[]> {
+  for (let i = 0; i < warmups; i += 1) await fn();
   const times: number[] = [];
   for (let i = 0; i < DETECT_RUNS; i += 1) {
     const t0 = performance.now();
-    await engine.analyse(photo);
+    await fn();
     times.push(performance.now() - t0);
   }
   return times;
