@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RawFrame } from '../types.ts';
-import { sampleCrop } from './crop-model.ts';
+import { sampleCrop, viewCrop } from './crop-model.ts';
+import { VIEWS, viewFrame } from './test-time.ts';
+import type { View } from './test-time.ts';
 
 /** R = 3x, G = 5y, B = 7: bilinear sampling of a linear ramp is exact, so samples are known. */
 function ramp(width: number, height: number): RawFrame {
@@ -50,5 +52,54 @@ describe('sampleCrop', () => {
       5 * 10.5,
       5 * 12.5,
     ]);
+  });
+});
+
+describe('viewCrop', () => {
+  /** A frame with no symmetry: every pixel's colour says where it is. */
+  function noise(width: number, height: number): RawFrame {
+    const data = new Uint8Array(width * height * 3);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7919 + ((i * i) % 251)) % 256;
+    return { index: 0, timeS: 0, width, height, data };
+  }
+  const mirrorBox = (
+    b: { x1: number; y1: number; x2: number; y2: number },
+    v: View,
+    w: number,
+    h: number,
+  ) => {
+    const mh = v === 'flip_h' || v === 'rotate_180';
+    const mv = v === 'flip_v' || v === 'rotate_180';
+    return {
+      x1: mh ? w - b.x2 : b.x1,
+      x2: mh ? w - b.x1 : b.x2,
+      y1: mv ? h - b.y2 : b.y1,
+      y2: mv ? h - b.y1 : b.y2,
+    };
+  };
+
+  it.each(VIEWS)('%s: is the crop cut from the mirrored frame around the mirrored box', (view) => {
+    const frame = noise(40, 30);
+    const per = 3 * 8 * 8;
+    // One box inside the frame, one hanging over its corner (clamped samples mirror too).
+    for (const box of [
+      { x1: 9.3, y1: 5.1, x2: 21.7, y2: 13.9 },
+      { x1: 34, y1: -3, x2: 44, y2: 6 },
+    ]) {
+      const out = new Float32Array(2 * per);
+      sampleCrop(frame, box, 8, 1.5, 'square', out, 0);
+      viewCrop(out, 0, per, 8, view);
+      const expected = new Float32Array(per);
+      sampleCrop(
+        viewFrame(frame, view),
+        mirrorBox(box, view, 40, 30),
+        8,
+        1.5,
+        'square',
+        expected,
+        0,
+      );
+      Array.from(out.subarray(per)).forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 3));
+    }
   });
 });

@@ -8,6 +8,7 @@ import * as ort from 'onnxruntime-node';
 import { ModelError } from '../errors.ts';
 import type { RawFrame } from '../types.ts';
 import type { CropModelCard } from './model-card.ts';
+import type { View } from './test-time.ts';
 import { LazySession, sessionOptions } from './session.ts';
 import type { DetectorSession, SessionFactory } from './session.ts';
 
@@ -88,7 +89,34 @@ export function sampleCrop(
   }
 }
 
-/** Runs a crop model: one session, loaded lazily once; one output row per box. */
+/**
+ * Writes crop `from` of `input` as `view` shows it into crop `to` (each `3 x size x size`). A
+ * mirrored crop is exactly the crop `sampleCrop` cuts from the mirrored frame around the mirrored
+ * box: the sample grid is symmetric about the box's centre.
+ */
+export function viewCrop(
+  input: Float32Array,
+  from: number,
+  to: number,
+  size: number,
+  view: View,
+): void {
+  const flipX = view === 'flip_h' || view === 'rotate_180';
+  const flipY = view === 'flip_v' || view === 'rotate_180';
+  const plane = size * size;
+  for (let ch = 0; ch < 3; ch++) {
+    const src = from + ch * plane;
+    const dst = to + ch * plane;
+    for (let j = 0; j < size; j++) {
+      const sj = flipY ? size - 1 - j : j;
+      for (let i = 0; i < size; i++) {
+        input[dst + j * size + i] = input[src + sj * size + (flipX ? size - 1 - i : i)]!;
+      }
+    }
+  }
+}
+
+/** Runs a crop model: one session, loaded lazily once; one output row per box and view. */
 export class CropModel {
   private readonly lazy = new LazySession(() => this.openSession());
   private buffer = new Float32Array(0);
@@ -101,32 +129,45 @@ export class CropModel {
     private readonly createSession: SessionFactory,
   ) {}
 
-  /** The model's output, `columns` values per box, in box order. Calls must not overlap. */
-  async run(frame: RawFrame, boxes: readonly FrameBox[], columns: number): Promise<Float32Array> {
+  /**
+   * The model's output, `columns` values per crop: box by box, and for each box one row per view
+   * (`views` starts with `identity`). Calls must not overlap.
+   */
+  async run(
+    frame: RawFrame,
+    boxes: readonly FrameBox[],
+    columns: number,
+    views: readonly View[] = ['identity'],
+  ): Promise<Float32Array> {
     if (boxes.length === 0) return new Float32Array(0);
     const session = await this.lazy.get();
     const { size, context, crop, channels } = this.card.input;
     const per = 3 * size * size;
-    if (this.buffer.length < boxes.length * per) this.buffer = new Float32Array(boxes.length * per);
-    const input = this.buffer.subarray(0, boxes.length * per);
-    boxes.forEach((box, n) => sampleCrop(frame, box, size, context, crop, input, n * per));
-    this.normalise(input, boxes.length);
-    if (channels === 'BGR') swapRedBlue(input, boxes.length, size * size);
+    const count = boxes.length * views.length;
+    if (this.buffer.length < count * per) this.buffer = new Float32Array(count * per);
+    const input = this.buffer.subarray(0, count * per);
+    boxes.forEach((box, n) => {
+      const at = n * views.length * per;
+      sampleCrop(frame, box, size, context, crop, input, at);
+      for (let v = 1; v < views.length; v++) viewCrop(input, at, at + v * per, size, views[v]!);
+    });
+    this.normalise(input, count);
+    if (channels === 'BGR') swapRedBlue(input, count, size * size);
     let outputs: Record<string, ort.OnnxValue>;
     try {
       outputs = await session.run({
-        [this.card.input.name]: new ort.Tensor('float32', input, [boxes.length, 3, size, size]),
+        [this.card.input.name]: new ort.Tensor('float32', input, [count, 3, size, size]),
       });
     } catch (error) {
       throw new ModelError(
-        `The ${this.role} failed on ${boxes.length} crops: ${(error as Error).message}`,
+        `The ${this.role} failed on ${count} crops: ${(error as Error).message}`,
         { cause: error },
       );
     }
     const output = outputs[this.card.output.name];
-    if (!output || output.type !== 'float32' || output.data.length !== boxes.length * columns) {
+    if (!output || output.type !== 'float32' || output.data.length !== count * columns) {
       throw new ModelError(
-        `The ${this.role} returned no float32 [${boxes.length}, ${columns}] output "${this.card.output.name}".`,
+        `The ${this.role} returned no float32 [${count}, ${columns}] output "${this.card.output.name}".`,
       );
     }
     return output.data as Float32Array;

@@ -19,6 +19,7 @@ async function cardWithViews(): Promise<ModelCard> {
     ...(await loadModelCard(CARD)),
     testTimeAugmentation: {
       views: ['identity', 'flip_h', 'flip_v', 'rotate_180'],
+      cropViews: ['identity', 'flip_h'],
       media: ['image'],
       matchIou: 0.55,
       floor: 0.01,
@@ -36,9 +37,14 @@ const bestOverlaps = (a: Detection[], b: Detection[]) =>
 describe('Detector test-time views', () => {
   it('runs every view for the media the card names, one pass for the rest', async () => {
     const runs: number[][] = [];
-    const detector = Detector.fromCard(await cardWithViews(), {
+    const crops: number[][] = [];
+    const card = await cardWithViews();
+    const detector = Detector.fromCard(card, {
       threads: 1,
-      createSession: recordingSessions(runs, 'hivesight-detector.onnx'),
+      createSession: async (modelPath, options) =>
+        (modelPath.endsWith(card.subtypeClassifier!.file)
+          ? recordingSessions(crops)
+          : recordingSessions(runs, 'hivesight-detector.onnx'))(modelPath, options),
     });
     const frame = syntheticFrame(960, 544);
     const video = await detector.detect(frame, 1920, 1080, { media: 'video' });
@@ -48,6 +54,17 @@ describe('Detector test-time views', () => {
     await detector.detect(frame, 1920, 1080);
     expect(runs).toHaveLength(6);
     expect(runs.every((dims) => dims.join() === '1,3,544,960')).toBe(true);
+    // The classifier sees each honeybee's crop once, and for the named media once per crop view
+    // (the fused honeybees are the same with or without crop views: they come before it).
+    const once: number[][] = [];
+    const oneCropView = Detector.fromCard(
+      { ...card, testTimeAugmentation: { ...card.testTimeAugmentation!, cropViews: ['identity'] } },
+      { threads: 1, createSession: recordingSessions(once, card.subtypeClassifier!.file) },
+    );
+    await oneCropView.detect(frame, 1920, 1080, { media: 'image' });
+    expect(once[0]![0]).toBeGreaterThan(0);
+    expect(crops.map((dims) => dims[0])).toEqual([crops[0]![0], 2 * once[0]![0]!, crops[0]![0]]);
+    await oneCropView.close();
 
     // The fused detections are the same insects, in source pixels, over the same thresholds.
     expect(image.length).toBeGreaterThan(0);

@@ -178,7 +178,14 @@ export class Detector {
       // The classifier crops around the detector's own boxes (what it was trained on); the
       // refiner then redraws the boxes of the classes it was made for.
       const typed = this.subtype
-        ? await this.retype(this.subtype, frame, found, { sx, sy, thresholds, candidates, source })
+        ? await this.retype(this.subtype, frame, found, {
+            sx,
+            sy,
+            thresholds,
+            candidates,
+            source,
+            views: this.cropViewsFor(options.media),
+          })
         : found;
       const refine = views.length === 1 || this.card.testTimeAugmentation?.refine !== false;
       return this.refiner && refine ? this.refine(this.refiner, frame, typed, { sx, sy }) : typed;
@@ -223,6 +230,11 @@ export class Detector {
   private viewsFor(media: MediaKind | undefined): readonly View[] {
     const tta = this.card.testTimeAugmentation;
     return tta && media && tta.media.includes(media) ? tta.views : ['identity'];
+  }
+
+  private cropViewsFor(media: MediaKind | undefined): readonly View[] {
+    const tta = this.card.testTimeAugmentation;
+    return tta && media && tta.media.includes(media) ? tta.cropViews : ['identity'];
   }
 
   /** Every view decoded at the card's floor, mapped back onto the frame and fused. */
@@ -349,14 +361,16 @@ export class Detector {
       thresholds: Float32Array;
       candidates: Candidates;
       source: Map<Detection, number>;
+      views: readonly View[];
     },
   ): Promise<Detection[]> {
-    const { sx, sy, thresholds, candidates, source } = at;
+    const { sx, sy, thresholds, candidates, source, views } = at;
     const honeybee = this.card.classes[this.mergedChannels[0]!];
     const bees = detections.filter((d) => d.cls === honeybee).slice(0, classifier.card.maxCrops);
     const probs = await classifier.classify(
       frame,
       bees.map(({ box }) => frameBox(box, sx, sy)),
+      views,
     );
     const { classes, detectorWeights, typeColumns, noneColumn, columns } = classifier.card;
     const k = classes.length;

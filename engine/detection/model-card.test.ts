@@ -270,11 +270,21 @@ describe('validateModelCard', () => {
     );
     expect(card.testTimeAugmentation).toEqual({
       views: ['identity', 'flip_h'],
+      cropViews: ['identity'],
       media: ['image'],
       matchIou: 0.55,
       floor: 0.01,
       refine: true,
     });
+    expect(
+      validateModelCard(
+        {
+          ...good(),
+          test_time_augmentation: { ...section, crop_views: ['identity', 'rotate_180'] },
+        },
+        '/x/m.card.json',
+      ).testTimeAugmentation?.cropViews,
+    ).toEqual(['identity', 'rotate_180']);
     expect(
       validateModelCard(
         { ...good(), test_time_augmentation: { ...section, refine: false } },
@@ -290,6 +300,7 @@ describe('validateModelCard', () => {
         match_iou: 0,
         floor: 2,
         refine: 'no',
+        crop_views: ['identity', 'turn'],
       },
     });
     for (const field of [
@@ -298,12 +309,16 @@ describe('validateModelCard', () => {
       'test_time_augmentation.match_iou must be a number in (0, 1]',
       'test_time_augmentation.floor must be a number in [0, 1]',
       'test_time_augmentation.refine must be true or false',
+      'test_time_augmentation.crop_views must be a non-empty array of distinct values',
     ]) {
       expect(message).toContain(field);
     }
     expect(
       problems({ ...good(), test_time_augmentation: { ...section, views: ['flip_h'] } }),
     ).toContain('test_time_augmentation.views must start with "identity"');
+    expect(
+      problems({ ...good(), test_time_augmentation: { ...section, crop_views: ['flip_v'] } }),
+    ).toContain('test_time_augmentation.crop_views must start with "identity"');
     expect(
       problems({
         ...good(),

@@ -111,6 +111,11 @@ export interface SubtypeClassifierCard extends CropModelCard {
 export interface TestTimeAugmentationCard {
   /** Views run on every frame of those media, `identity` first. */
   views: View[];
+  /**
+   * Views of each honeybee's crop the subtype classifier sees, its answers averaged (`identity`
+   * first; default identity alone). All crops go in one run, but each view still costs a crop.
+   */
+  cropViews: View[];
   /** Which media get them (a photo is one frame, a video hundreds: it costs a pass per view). */
   media: MediaKind[];
   /** IoU at which two views' boxes are one insect. */
@@ -215,6 +220,18 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
   };
 
   /** The fields every crop model's section shares (see CropModelCard). */
+  const list = <T>(v: unknown, field: string, ok: (x: unknown) => x is T, names: string): T[] => {
+    if (!Array.isArray(v) || v.length === 0 || !v.every(ok) || new Set(v).size !== v.length) {
+      bad(field, `must be a non-empty array of distinct values from ${names}`);
+      return [];
+    }
+    return v;
+  };
+  const viewList = (v: unknown, field: string): View[] => {
+    const views = list(v, field, isView, VIEWS.join(', '));
+    if (views.length > 0 && views[0] !== 'identity') bad(field, 'must start with "identity"');
+    return views;
+  };
   const cropModel = (sec: Obj, prefix: string): CropModelCard => {
     const f = (k: string) => `${prefix}.${k}`;
     const file = str(sec.file, f('file'));
@@ -408,17 +425,10 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
   if (root.test_time_augmentation !== undefined) {
     const tta = obj(root.test_time_augmentation, 'test_time_augmentation');
     const f = (k: string) => `test_time_augmentation.${k}`;
-    const list = <T>(v: unknown, field: string, ok: (x: unknown) => x is T, names: string): T[] => {
-      if (!Array.isArray(v) || v.length === 0 || !v.every(ok) || new Set(v).size !== v.length) {
-        bad(field, `must be a non-empty array of distinct values from ${names}`);
-        return [];
-      }
-      return v;
-    };
-    const views = list(tta.views, f('views'), isView, VIEWS.join(', '));
-    if (views.length > 0 && views[0] !== 'identity') bad(f('views'), 'must start with "identity"');
     card.testTimeAugmentation = {
-      views,
+      views: viewList(tta.views, f('views')),
+      cropViews:
+        tta.crop_views === undefined ? ['identity'] : viewList(tta.crop_views, f('crop_views')),
       media: list(
         tta.media,
         f('media'),

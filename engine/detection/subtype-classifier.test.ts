@@ -1,5 +1,9 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mixTypes } from './subtype-classifier.ts';
+import { loadModelCard } from './model-card.ts';
+import { SubtypeClassifier, mixTypes } from './subtype-classifier.ts';
+import { recordingSessions, syntheticFrame } from './test-support.ts';
+import { viewFrame } from './test-time.ts';
 
 describe('mixTypes', () => {
   const cls = Float32Array.of(0.7, 0.2, 0.1);
@@ -38,5 +42,33 @@ describe('mixTypes', () => {
   it('treats a detector with no subtype score as undecided', () => {
     const out = mixTypes(cls, new Float32Array(3), [1, 1, 1]);
     out.forEach((v) => expect(v).toBeCloseTo(1 / 3, 4));
+  });
+});
+
+describe('SubtypeClassifier crop views (shipped classifier)', () => {
+  it("averages the classifier's answers on each crop and its mirror, in one run", async () => {
+    const card = await loadModelCard(path.resolve('models/hivesight-detector.card.json'));
+    const sc = card.subtypeClassifier!;
+    const frame = syntheticFrame(960, 544);
+    const boxes = [
+      { x1: 50, y1: 44, x2: 110, y2: 76 },
+      { x1: 190, y1: 160, x2: 250, y2: 200 },
+    ];
+    const runs: number[][] = [];
+    const classifier = new SubtypeClassifier(sc, 1, recordingSessions(runs));
+    const both = await classifier.classify(frame, boxes, ['identity', 'flip_h']);
+    expect(runs).toEqual([[4, 3, 48, 48]]);
+    const asIs = await classifier.classify(frame, boxes);
+    const mirrored = await classifier.classify(
+      viewFrame(frame, 'flip_h'),
+      boxes.map((b) => ({ ...b, x1: 960 - b.x2, x2: 960 - b.x1 })),
+    );
+    expect(both.length).toBe(boxes.length * sc.columns);
+    both.forEach((v, i) => expect(v).toBeCloseTo((asIs[i]! + mirrored[i]!) / 2, 4));
+    // The two views disagree somewhere, or the test would not tell the mean from either one.
+    expect(Math.max(...Array.from(asIs, (v, i) => Math.abs(v - mirrored[i]!)))).toBeGreaterThan(
+      1e-4,
+    );
+    await classifier.close();
   });
 });

@@ -7,6 +7,7 @@ import { CropModel } from './crop-model.ts';
 import type { FrameBox } from './crop-model.ts';
 import type { SubtypeClassifierCard } from './model-card.ts';
 import type { SessionFactory } from './session.ts';
+import type { View } from './test-time.ts';
 
 /**
  * Blends the classifier's probabilities with the detector's own subtype scores (any scale; they
@@ -56,9 +57,26 @@ export class SubtypeClassifier {
     this.model = new CropModel(card, 'subtype classifier', threads, createSession);
   }
 
-  /** The model's output, `columns` values per box, in box order. Calls must not overlap. */
-  classify(frame: RawFrame, boxes: readonly FrameBox[]): Promise<Float32Array> {
-    return this.model.run(frame, boxes, this.card.columns);
+  /**
+   * The model's output, `columns` values per box, in box order: the mean over the crop's `views`
+   * (`identity` first). Calls must not overlap.
+   */
+  async classify(
+    frame: RawFrame,
+    boxes: readonly FrameBox[],
+    views: readonly View[] = ['identity'],
+  ): Promise<Float32Array> {
+    const { columns } = this.card;
+    const rows = await this.model.run(frame, boxes, columns, views);
+    if (views.length === 1) return rows;
+    const out = new Float32Array(boxes.length * columns);
+    for (let n = 0; n < boxes.length; n++) {
+      for (let v = 0; v < views.length; v++) {
+        const row = (n * views.length + v) * columns;
+        for (let c = 0; c < columns; c++) out[n * columns + c]! += rows[row + c]! / views.length;
+      }
+    }
+    return out;
   }
 
   load(): Promise<void> {
