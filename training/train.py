@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="warm start: load only the weights of this checkpoint (fresh optimizer and schedule)")
     ap.add_argument("--arch", default="small", choices=sorted(ARCHS),
                     help="channel widths (model.py); --init from a smaller checkpoint widens it function-preservingly")
+    ap.add_argument("--keep-epochs", action="store_true",
+                    help="also keep every epoch's weights as checkpoints/<run>-epNNN.pt (for training.average)")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="one tiny epoch on a few images, then export to training/runs/smoke-export/")
     a = ap.parse_args(argv)
@@ -192,6 +194,8 @@ def main(argv: list[str] | None = None) -> None:
             ck["best"] = best
             torch.save(ck, best_path)
         torch.save(ck, last_path)
+        if a.keep_epochs:
+            torch.save({k: v for k, v in ck.items() if k != "opt"}, CKPT_DIR / f"{a.run}-ep{epoch:03d}.pt")
         epoch_len = time.time() - te
         # Stop when the schedule is done, or when half another epoch would already overrun the budget.
         over = a.budget_min > 0 and wall + 0.5 * epoch_len >= a.budget_min * 60.0
