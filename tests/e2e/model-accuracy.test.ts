@@ -25,17 +25,15 @@ const BEES_HORNETS = path.join(DATASETS, 'bees-hornets/valid');
 const POLLEN_CROPS = path.join(DATASETS, 'pollen-crops');
 const MODEL_CARD = path.join(ROOT, 'models/hivesight-detector.card.json');
 
-// Just below `hivesight eval` on the shipped model (hivesight-detector 0.7.0: the widened
-// detector, photos seen in three views, card metrics.product_eval): hive val AP50 bee 0.882,
-// pollen 0.706, drone 0.571, count error 5.6 %; bees-hornets/valid AP50 bee 0.226, hornet 0.713;
-// pollen-crops accuracy 0.956 (0.956 on the held-out 20 %). Raised from 0.6.0's gates (bee 0.78,
-// drone 0.48, count 8 %, bees-hornets bee 0.14, hornet 0.62). Pollen moved the other way
-// (0.771 -> 0.706 on 31 pollen bees, about two bees): its gate drops from 0.7 to 0.66 so that
-// one bee's noise does not fail CI.
-const MIN_HIVE_AP50 = { bee: 0.85, pollen: 0.66, drone: 0.52 };
+// Just below `hivesight eval` on the shipped model (hivesight-detector 0.7.1: the widened
+// detector, photos seen in three views and each honeybee's crop in four, card
+// metrics.product_eval): hive val AP50 bee 0.889, pollen 0.725, drone 0.571, count error 5.7 %;
+// bees-hornets/valid AP50 bee 0.235, hornet 0.713; pollen-crops accuracy 0.970 (0.974 on the
+// held-out 20 %). The pollen gate stays well below its figure: 31 pollen bees, one is 3 points.
+const MIN_HIVE_AP50 = { bee: 0.86, pollen: 0.66, drone: 0.52 };
 const MAX_HIVE_COUNT_ERROR_PCT = 7;
-const MIN_AP50 = { bee: 0.19, hornet: 0.67 };
-const MIN_CROP_ACCURACY = 0.94;
+const MIN_AP50 = { bee: 0.2, hornet: 0.67 };
+const MIN_CROP_ACCURACY = 0.96;
 
 const hasModel = existsSync(MODEL_CARD);
 if (!hasModel) console.warn(`model-accuracy: ${MODEL_CARD} is missing; skipping.`);
