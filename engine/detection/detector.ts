@@ -10,7 +10,7 @@ import { adapterFor } from './adapters/index.ts';
 import type { Candidates, OutputAdapter } from './adapters/index.ts';
 import { makeDetection } from './detection.ts';
 import { availableClasses, loadModelCard } from './model-card.ts';
-import type { ModelCard } from './model-card.ts';
+import type { ModelCard, TestTimeAugmentationCard } from './model-card.ts';
 import { nonMaxSuppression } from './nms.ts';
 import { defaultSessionFactory, LazySession, sessionOptions } from './session.ts';
 import type { DetectorSession, SessionFactory } from './session.ts';
@@ -166,7 +166,8 @@ export class Detector {
     const session = await this.lazy.get();
     const run = this.queue.then(async () => {
       const thresholds = this.thresholds(options);
-      const views = this.viewsFor(options.media);
+      const testTime = this.testTimeFor(options.media);
+      const views = testTime?.views ?? ['identity'];
       const candidates =
         views.length > 1
           ? await this.fusedCandidates(session, frame, { tw, th, thresholds, views })
@@ -184,10 +185,10 @@ export class Detector {
             thresholds,
             candidates,
             source,
-            views: this.cropViewsFor(options.media),
+            views: testTime?.cropViews ?? ['identity'],
           })
         : found;
-      const refine = views.length === 1 || this.card.testTimeAugmentation?.refine !== false;
+      const refine = views.length === 1 || testTime?.refine !== false;
       return this.refiner && refine ? this.refine(this.refiner, frame, typed, { sx, sy }) : typed;
     });
     this.queue = run.catch(() => undefined);
@@ -227,14 +228,10 @@ export class Detector {
     );
   }
 
-  private viewsFor(media: MediaKind | undefined): readonly View[] {
+  /** The card's test-time views when they apply to `media`. */
+  private testTimeFor(media: MediaKind | undefined): TestTimeAugmentationCard | undefined {
     const tta = this.card.testTimeAugmentation;
-    return tta && media && tta.media.includes(media) ? tta.views : ['identity'];
-  }
-
-  private cropViewsFor(media: MediaKind | undefined): readonly View[] {
-    const tta = this.card.testTimeAugmentation;
-    return tta && media && tta.media.includes(media) ? tta.cropViews : ['identity'];
+    return tta && media && tta.media.includes(media) ? tta : undefined;
   }
 
   /** Every view decoded at the card's floor, mapped back onto the frame and fused. */

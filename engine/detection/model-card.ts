@@ -219,7 +219,6 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     ) as [number, number, number];
   };
 
-  /** The fields every crop model's section shares (see CropModelCard). */
   const list = <T>(v: unknown, field: string, ok: (x: unknown) => x is T, names: string): T[] => {
     if (!Array.isArray(v) || v.length === 0 || !v.every(ok) || new Set(v).size !== v.length) {
       bad(field, `must be a non-empty array of distinct values from ${names}`);
@@ -232,6 +231,7 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     if (views.length > 0 && views[0] !== 'identity') bad(field, 'must start with "identity"');
     return views;
   };
+  /** The fields every crop model's section shares (see CropModelCard). */
   const cropModel = (sec: Obj, prefix: string): CropModelCard => {
     const f = (k: string) => `${prefix}.${k}`;
     const file = str(sec.file, f('file'));
