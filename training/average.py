@@ -59,12 +59,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--data", type=Path, default=Path("../shared/datasets"))
     ap.add_argument("--bn-patches", type=int, default=512, help="training patches for the BN statistics")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=0, help="which training patches measure BN")
     ap.add_argument("--evaluate", action="store_true", help="print the training-side validation metrics")
     a = ap.parse_args(argv)
     if not a.data.exists():
         sys.exit(f"{a.data} not found: the BN statistics need the training data (see ../shared/datasets/README.md)")
-    torch.manual_seed(a.seed)
     ckpts: list[dict[str, Any]] = [torch.load(p, map_location="cpu", weights_only=False) for p in a.checkpoints]
     net = Detector(**arch_of(ckpts[0]["model"]))
     net.load_state_dict(average_states([c["model"] for c in ckpts]))

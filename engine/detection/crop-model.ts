@@ -8,6 +8,7 @@ import * as ort from 'onnxruntime-node';
 import { ModelError } from '../errors.ts';
 import type { RawFrame } from '../types.ts';
 import type { CropModelCard } from './model-card.ts';
+import { mirrors } from './test-time.ts';
 import type { View } from './test-time.ts';
 import { LazySession, sessionOptions } from './session.ts';
 import type { DetectorSession, SessionFactory } from './session.ts';
@@ -101,8 +102,7 @@ export function viewCrop(
   size: number,
   view: View,
 ): void {
-  const flipX = view === 'flip_h' || view === 'rotate_180';
-  const flipY = view === 'flip_v' || view === 'rotate_180';
+  const { h: flipX, v: flipY } = mirrors(view);
   const plane = size * size;
   for (let ch = 0; ch < 3; ch++) {
     const src = from + ch * plane;

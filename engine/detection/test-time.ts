@@ -15,7 +15,8 @@ export function isView(v: unknown): v is View {
   return (VIEWS as readonly unknown[]).includes(v);
 }
 
-const mirrors = (view: View) => ({
+/** Which axes `view` mirrors: `h` left-right, `v` top-bottom. */
+export const mirrors = (view: View) => ({
   h: view === 'flip_h' || view === 'rotate_180',
   v: view === 'flip_v' || view === 'rotate_180',
 });
