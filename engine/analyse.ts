@@ -9,6 +9,7 @@ import { AnalysisCancelledError } from './errors.ts';
 import type { MediaLimits } from './media/limits.ts';
 import { probeMedia } from './media/probe.ts';
 import { readFrames } from './media/frames.ts';
+import { readDetailFrame } from './detail-frame.ts';
 import type { MediaTools } from './media/tools.ts';
 import { beeCoverage, countFrame, countTracks } from './reports/counts.ts';
 import { renderPreview } from './reports/preview.ts';
@@ -58,12 +59,15 @@ export async function analyseFile(
   const media = await probeMedia(file, { tools, limits });
   const identity = detector.identity;
   const size = detector.inputSizeFor(media.width, media.height);
+  const detailStart = performance.now();
+  const detailFrame = await readDetailFrame(file, media, deps, options.signal);
+  const detailMs = performance.now() - detailStart;
   const framesTotal =
     media.kind === 'image' ? 1 : Math.max(1, Math.ceil(media.durationS * sampleFps));
 
   const tracker = new Tracker(trackerOptionsFor(sampleFps));
   const frames: FrameResult[] = [];
-  let decodeMs = 0;
+  let decodeMs = detailMs;
   let inferenceMs = 0;
   let trackingMs = 0;
   let busiest: { frame: RawFrame; detections: Detection[] } | undefined;
@@ -81,6 +85,7 @@ export async function analyseFile(
     decodeMs += t0 - waitStart;
     const detections = await detector.detect(frame, media.width, media.height, {
       media: media.kind,
+      ...(detailFrame ? { detailFrame } : {}),
     });
     const t1 = performance.now();
     tracker.update(frame.index, detections);

@@ -2,14 +2,18 @@
  * The detector's test-time views (card `test_time_augmentation`) with the shipped model: real
  * onnxruntime, a frame drawn here.
  */
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import type { Box, Detection } from '../types.ts';
+import type { Box, Detection, RawFrame } from '../types.ts';
 import { Detector } from './detector.ts';
 import { loadModelCard } from './model-card.ts';
 import type { ModelCard } from './model-card.ts';
 import { iou } from './nms.ts';
 import { viewFrame } from './test-time.ts';
+import type { SessionFactory } from './session.ts';
 import { recordingSessions, syntheticFrame } from './test-support.ts';
 
 const CARD = path.resolve('models/hivesight-detector.card.json');
@@ -117,5 +121,74 @@ describe('Detector test-time views', () => {
     const back = flipped.map((d) => ({ ...d, box: mirrored(d.box, 960) }));
     expect(Math.min(...bestOverlaps(found, back))).toBeGreaterThan(0.99);
     await detector.close();
+  });
+  it('types photos with the classifier the views swap in, cropping it from the detail frame', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'hivesight-detail-'));
+    const base = await cardWithViews();
+    const own = base.subtypeClassifier!;
+    // The shipped classifier under another name: which model ran is told by its file.
+    const detailPath = path.join(dir, 'detail.onnx');
+    await copyFile(own.modelPath, detailPath);
+    const card: ModelCard = {
+      ...base,
+      testTimeAugmentation: {
+        ...base.testTimeAugmentation!,
+        cropViews: ['identity'],
+        subtypeClassifier: { ...own, file: 'detail.onnx', modelPath: detailPath, detail: 2 },
+      },
+    };
+    const fed: { file: string; crops: Float32Array }[] = [];
+    const recording: SessionFactory = async (modelPath, options) => {
+      const session = await ort.InferenceSession.create(modelPath, options);
+      return {
+        inputNames: session.inputNames,
+        outputNames: session.outputNames,
+        run: (feeds) => {
+          const crops = Object.values(feeds)[0]!.data as Float32Array;
+          fed.push({ file: path.basename(modelPath), crops: crops.slice() });
+          return session.run(feeds);
+        },
+        release: () => session.release(),
+      };
+    };
+    const detector = Detector.fromCard(card, { threads: 1, createSession: recording });
+    try {
+      expect(detector.detailSizeFor(3840, 1080, 'image')).toEqual({ width: 2304, height: 640 });
+      expect(detector.detailSizeFor(1920, 1080, 'image')).toEqual({ width: 1920, height: 1080 });
+      expect(detector.detailSizeFor(3840, 1080, 'video')).toBeUndefined();
+      // A small photo is decoded whole for the detector: there are no more pixels to give.
+      expect(detector.detailSizeFor(640, 480, 'image')).toBeUndefined();
+
+      const frame = syntheticFrame(960, 544);
+      const amber: RawFrame = {
+        ...frame,
+        width: 1920,
+        height: 1080,
+        data: new Uint8Array(1920 * 1080 * 3),
+      };
+      for (let i = 0; i < amber.data.length; i += 3) amber.data.set([216, 155, 43], i);
+      const low = { scoreThreshold: 0.05 };
+      await detector.detect(frame, 1920, 1080, { ...low, media: 'image', detailFrame: amber });
+      await detector.detect(frame, 1920, 1080, { ...low, media: 'image' });
+      await detector.detect(frame, 1920, 1080, { ...low, media: 'video', detailFrame: amber });
+      const classifiers = fed.filter((f) => f.file === 'detail.onnx' || f.file === own.file);
+      expect(classifiers.map((f) => f.file)).toEqual(['detail.onnx', 'detail.onnx', own.file]);
+      const [fromDetail, fromFrame] = classifiers.map((f) => f.crops);
+      // Every crop of the detail frame is its one colour; crops of the frame itself are not.
+      expect(fromDetail!.length).toBeGreaterThan(0);
+      const plane = own.input.size * own.input.size;
+      expect(Math.min(...fromDetail!.subarray(0, plane))).toBeCloseTo(216 / 255, 5);
+      expect(Math.max(...fromDetail!.subarray(0, plane))).toBeCloseTo(216 / 255, 5);
+      expect(new Set(fromFrame!.subarray(0, plane)).size).toBeGreaterThan(1);
+      await expect(
+        detector.detect(frame, 1920, 1080, {
+          media: 'image',
+          detailFrame: { ...amber, width: 10 },
+        }),
+      ).rejects.toThrow(/Detail frame 10x1080 must carry/);
+    } finally {
+      await detector.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

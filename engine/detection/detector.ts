@@ -39,6 +39,11 @@ export interface DetectOptions {
    * the media it names. Unset: one pass.
    */
   media?: MediaKind;
+  /**
+   * The same picture decoded at `detailSizeFor(...)`, for a subtype classifier that crops from
+   * more pixels than the detector sees. Without it such a classifier crops from `frame`.
+   */
+  detailFrame?: RawFrame;
 }
 
 export const DEFAULT_THREADS = 2;
@@ -53,6 +58,8 @@ export class Detector {
   private readonly createSession: SessionFactory;
   /** Re-types honeybees when the card names a subtype classifier. */
   private readonly subtype: SubtypeClassifier | undefined;
+  /** The classifier the test-time views swap in on their media, when they name one. */
+  private readonly testTimeSubtype: SubtypeClassifier | undefined;
   /** Redraws detections' boxes when the card names a box refiner. */
   private readonly refiner: BoxRefiner | undefined;
   /**
@@ -86,6 +93,8 @@ export class Detector {
       this.subtype = new SubtypeClassifier(card.subtypeClassifier, threads, this.createSession);
       this.mergedChannels = card.subtypeClassifier.classes.map((cls) => card.classes.indexOf(cls));
     }
+    const swapped = card.testTimeAugmentation?.subtypeClassifier;
+    if (swapped) this.testTimeSubtype = new SubtypeClassifier(swapped, threads, this.createSession);
     this.identity = {
       name: card.name,
       version: card.version,
@@ -127,11 +136,32 @@ export class Detector {
     };
   }
 
-  /** Creates the session now (it is otherwise created by the first `detect`). */
+  /**
+   * The size to decode a detail frame of a `media` source at (`DetectOptions.detailFrame`), or
+   * undefined when its subtype classifier crops from the detector's own frame: `input.detail`
+   * x `inputSizeFor(...)`, never larger than the source.
+   */
+  detailSizeFor(
+    sourceWidth: number,
+    sourceHeight: number,
+    media: MediaKind,
+  ): { width: number; height: number } | undefined {
+    const detail = this.subtypeFor(media)?.card.detail ?? 1;
+    if (detail <= 1) return undefined;
+    const { width, height } = this.inputSizeFor(sourceWidth, sourceHeight);
+    const size = {
+      width: Math.min(sourceWidth, width * detail),
+      height: Math.min(sourceHeight, height * detail),
+    };
+    return size.width > width || size.height > height ? size : undefined;
+  }
+
+  /** Creates the sessions now (they are otherwise created by the first `detect`). */
   async load(): Promise<void> {
     await this.lazy.get();
     await this.refiner?.load();
     await this.subtype?.load();
+    await this.testTimeSubtype?.load();
   }
 
   async close(): Promise<void> {
@@ -139,6 +169,7 @@ export class Detector {
     await this.lazy.release();
     await this.refiner?.close();
     await this.subtype?.close();
+    await this.testTimeSubtype?.close();
   }
 
   async detect(
@@ -147,16 +178,12 @@ export class Detector {
     sourceHeight: number,
     options: DetectOptions = {},
   ): Promise<Detection[]> {
-    const { width: w, height: h, data } = frame;
-    if (
-      !(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0) ||
-      data.length !== w * h * 3
-    ) {
-      throw new RangeError(`Frame ${w}x${h} must carry ${w * h * 3} RGB bytes, got ${data.length}`);
-    }
+    checkFrame(frame, 'Frame');
+    const { width: w, height: h } = frame;
     if (!(sourceWidth > 0 && sourceHeight > 0)) {
       throw new RangeError(`Invalid source size ${sourceWidth}x${sourceHeight}`);
     }
+    if (options.detailFrame) checkFrame(options.detailFrame, 'Detail frame');
     const { width: W, height: H, dynamic, stride } = this.card.input;
     const tw = dynamic ? Math.ceil(w / stride) * stride : W;
     const th = dynamic ? Math.ceil(h / stride) * stride : H;
@@ -178,10 +205,12 @@ export class Detector {
       const found = this.toDetections(candidates, w, h, sx, sy, source);
       // The classifier crops around the detector's own boxes (what it was trained on); the
       // refiner then redraws the boxes of the classes it was made for.
-      const typed = this.subtype
-        ? await this.retype(this.subtype, frame, found, {
-            sx,
-            sy,
+      const subtype = this.subtypeFor(options.media);
+      const crops = subtype?.card.detail === 1 ? frame : (options.detailFrame ?? frame);
+      const typed = subtype
+        ? await this.retype(subtype, crops, found, {
+            sx: sourceWidth / crops.width,
+            sy: sourceHeight / crops.height,
             thresholds,
             candidates,
             source,
@@ -226,6 +255,11 @@ export class Detector {
         mergedChannels: this.mergedChannels,
       },
     );
+  }
+
+  /** The subtype classifier for `media`: the test-time views' own where they name one. */
+  private subtypeFor(media: MediaKind | undefined): SubtypeClassifier | undefined {
+    return (this.testTimeFor(media) && this.testTimeSubtype) || this.subtype;
   }
 
   /** The card's test-time views when they apply to `media`. */
@@ -437,6 +471,15 @@ export class Detector {
       );
     }
     return session;
+  }
+}
+
+function checkFrame({ width: w, height: h, data }: RawFrame, what: string): void {
+  if (
+    !(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0) ||
+    data.length !== w * h * 3
+  ) {
+    throw new RangeError(`${what} ${w}x${h} must carry ${w * h * 3} RGB bytes, got ${data.length}`);
   }
 }
 

@@ -151,6 +151,7 @@ describe('validateModelCard', () => {
       input: { size: 48, context: 1.5, crop: 'square' },
       maxCrops: 256,
       detectorWeights: [0, 0],
+      detail: 1,
     });
     const weighted = validateModelCard(
       { ...good(), subtype_classifier: { ...section, detector_weight: { hornet: 0.7 } } },
@@ -325,5 +326,81 @@ describe('validateModelCard', () => {
         test_time_augmentation: { ...section, views: ['identity', 'identity'] },
       }),
     ).toContain('test_time_augmentation.views must be a non-empty array of distinct');
+  });
+  it('reads a subtype classifier the test-time views swap in, and where detail crops may go', async () => {
+    const classifier = {
+      file: 'types.onnx',
+      classes: ['bee', 'hornet'],
+      input: { name: 'crops', size: 48, context: 1.5, channels: 'RGB' },
+      normalization: { scale: 1 / 255, mean: [0, 0, 0], std: [1, 1, 1] },
+      output: { name: 'types' },
+    };
+    const detailed = {
+      ...classifier,
+      file: 'detail.onnx',
+      input: { ...classifier.input, size: 96, detail: 2 },
+    };
+    const tta = { views: ['identity'], media: ['image'], match_iou: 0.55 };
+    const card = validateModelCard(
+      {
+        ...good(),
+        subtype_classifier: classifier,
+        test_time_augmentation: {
+          ...tta,
+          subtype_classifier: { ...detailed, detector_weight: 0.5 },
+        },
+      },
+      '/x/m.card.json',
+    );
+    expect(card.subtypeClassifier?.detail).toBe(1);
+    expect(card.testTimeAugmentation?.subtypeClassifier).toMatchObject({
+      modelPath: path.resolve('/x/detail.onnx'),
+      classes: ['bee', 'hornet'],
+      input: { size: 96 },
+      detail: 2,
+      detectorWeights: [0.5, 0.5],
+    });
+    // A video would need every frame decoded twice; the views' classifier must type the same
+    // honeybee score the card's own does.
+    expect(problems({ ...good(), subtype_classifier: detailed })).toContain(
+      'subtype_classifier.input.detail must be 1',
+    );
+    expect(
+      problems({
+        ...good(),
+        subtype_classifier: classifier,
+        test_time_augmentation: { ...tta, media: ['image', 'video'], subtype_classifier: detailed },
+      }),
+    ).toContain(
+      'test_time_augmentation.subtype_classifier.input.detail above 1 needs media ["image"]',
+    );
+    const message = problems({
+      ...good(),
+      test_time_augmentation: {
+        ...tta,
+        subtype_classifier: {
+          ...detailed,
+          classes: ['hornet', 'bee'],
+          input: { ...detailed.input, detail: 9 },
+        },
+      },
+    });
+    for (const field of [
+      "test_time_augmentation.subtype_classifier.classes must be the card's subtype_classifier.classes",
+      'test_time_augmentation.subtype_classifier.input.detail must be an integer in [1, 4]',
+    ]) {
+      expect(message).toContain(field);
+    }
+    await writeFile(
+      path.join(dir, 'detailed.card.json'),
+      JSON.stringify({
+        ...good(),
+        subtype_classifier: { ...classifier, file: 'm.onnx' },
+        test_time_augmentation: { ...tta, subtype_classifier: detailed },
+      }),
+    );
+    await expect(loadModelCard(path.join(dir, 'detailed.card.json'))).rejects.toThrow(
+      /does not exist: .*detail\.onnx/,
+    );
   });
 });

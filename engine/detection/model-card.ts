@@ -106,6 +106,13 @@ export interface SubtypeClassifierCard extends CropModelCard {
    * classifier's (0: classifier only). The card gives one number or one per class.
    */
   detectorWeights: number[];
+  /**
+   * `input.detail` (default 1): crops are cut from the source decoded at up to `detail` x the
+   * detector's input size (never beyond the source's own pixels), so the classifier sees more of
+   * each bee than the detector did. Photos only: a frame decoded twice is cheap once, not 30
+   * times a second.
+   */
+  detail: number;
 }
 
 export interface TestTimeAugmentationCard {
@@ -127,6 +134,12 @@ export interface TestTimeAugmentationCard {
    * is already a second look; a refiner trained on single-view boxes can move it off the insect.
    */
   refine: boolean;
+  /**
+   * A subtype classifier used on those media instead of the card's own (same classes): one
+   * that costs more per bee, or needs a detail frame (`input.detail`), than every frame of a
+   * video can pay for.
+   */
+  subtypeClassifier?: SubtypeClassifierCard;
   selection?: string;
 }
 
@@ -163,6 +176,7 @@ export async function loadModelCard(p: string): Promise<ModelCard> {
   for (const modelPath of [
     card.modelPath,
     card.subtypeClassifier?.modelPath,
+    card.testTimeAugmentation?.subtypeClassifier?.modelPath,
     card.boxRefiner?.modelPath,
   ]) {
     if (modelPath === undefined) continue;
@@ -362,9 +376,9 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     } else card.limitations = root.limitations;
   }
 
-  if (root.subtype_classifier !== undefined) {
-    const sc = obj(root.subtype_classifier, 'subtype_classifier');
-    const f = (k: string) => `subtype_classifier.${k}`;
+  /** A `subtype_classifier` section (the card's own, or the one its test-time views swap in). */
+  const subtypeClassifier = (sc: Obj, prefix: string): SubtypeClassifierCard => {
+    const f = (k: string) => `${prefix}.${k}`;
     const scClasses: ProductClass[] = [];
     const typeColumns: number[] = [];
     let noneColumn: number | null = null;
@@ -388,12 +402,14 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
         bad(f('classes'), 'must name at least 2 of the detector classes');
       }
     }
-    card.subtypeClassifier = {
-      ...cropModel(sc, 'subtype_classifier'),
+    const inp = isObj(sc.input) ? sc.input : {};
+    return {
+      ...cropModel(sc, prefix),
       classes: scClasses,
       typeColumns,
       noneColumn,
       columns,
+      detail: inp.detail === undefined ? 1 : int(inp.detail, f('input.detail'), 1, 4),
       detectorWeights: scClasses.map((cls) => {
         const w = sc.detector_weight;
         if (w === undefined) return 0;
@@ -402,6 +418,19 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
         return per[cls] === undefined ? 0 : num(per[cls], f(`detector_weight.${cls}`), 0, 1);
       }),
     };
+  };
+  if (root.subtype_classifier !== undefined) {
+    card.subtypeClassifier = subtypeClassifier(
+      obj(root.subtype_classifier, 'subtype_classifier'),
+      'subtype_classifier',
+    );
+    if (card.subtypeClassifier.detail > 1) {
+      // A video's frames are decoded once, at the detector's size (the video speed targets).
+      bad(
+        'subtype_classifier.input.detail',
+        'must be 1: detail crops are for photos (name that classifier in test_time_augmentation.subtype_classifier with media ["image"])',
+      );
+    }
   }
   if (root.box_refiner !== undefined) {
     const br = obj(root.box_refiner, 'box_refiner');
@@ -442,6 +471,21 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
           ? tta.refine !== false
           : (bad(f('refine'), 'must be true or false'), true),
     };
+    if (tta.subtype_classifier !== undefined) {
+      const own = card.subtypeClassifier;
+      const swapped = subtypeClassifier(
+        obj(tta.subtype_classifier, f('subtype_classifier')),
+        f('subtype_classifier'),
+      );
+      // The detector decodes the classifier's classes as one honeybee score: both must agree.
+      if (!own || own.classes.join() !== swapped.classes.join()) {
+        bad(f('subtype_classifier.classes'), "must be the card's subtype_classifier.classes");
+      }
+      if (swapped.detail > 1 && card.testTimeAugmentation.media.join() !== 'image') {
+        bad(f('subtype_classifier.input.detail'), 'above 1 needs media ["image"]');
+      }
+      card.testTimeAugmentation.subtypeClassifier = swapped;
+    }
     if (typeof tta.selection === 'string') card.testTimeAugmentation.selection = tta.selection;
   }
 

@@ -5,19 +5,21 @@
  */
 import { probeMedia } from '../media/probe.ts';
 import { readFrames } from '../media/frames.ts';
+import { readDetailFrame } from '../detail-frame.ts';
+import type { DetailSizer } from '../detail-frame.ts';
 import type { MediaLimits } from '../media/limits.ts';
 import type { MediaTools } from '../media/tools.ts';
 import type { Detection, MediaKind, ModelIdentity, RawFrame } from '../types.ts';
 
 /** What eval needs of the detector (the engine's `Detector` satisfies it). */
-export interface EvalDetector {
+export interface EvalDetector extends DetailSizer {
   readonly identity: ModelIdentity;
   inputSizeFor(sourceWidth: number, sourceHeight: number): { width: number; height: number };
   detect(
     frame: RawFrame,
     sourceWidth: number,
     sourceHeight: number,
-    options?: { scoreThreshold?: number; media?: MediaKind },
+    options?: { scoreThreshold?: number; media?: MediaKind; detailFrame?: RawFrame },
   ): Promise<Detection[]>;
 }
 
@@ -41,6 +43,7 @@ export function createEvalPredictor(
   return async (imagePath, signal) => {
     const media = await probeMedia(imagePath, { tools, limits });
     const size = detector.inputSizeFor(media.width, media.height);
+    const detailFrame = await readDetailFrame(imagePath, media, deps, signal);
     const detections: Detection[] = [];
     for await (const frame of readFrames(imagePath, media, {
       tools,
@@ -54,6 +57,7 @@ export function createEvalPredictor(
         ...(await detector.detect(frame, media.width, media.height, {
           scoreThreshold,
           media: media.kind,
+          ...(detailFrame ? { detailFrame } : {}),
         })),
       );
     }

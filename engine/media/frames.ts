@@ -185,3 +185,18 @@ function checkSize(width: number, height: number, limits: MediaLimits): void {
     );
   }
 }
+
+/**
+ * A picture decoded once more, at another size: a photo's detail frame for a subtype classifier
+ * that crops from more pixels than the detector sees (`Detector.detailSizeFor`).
+ */
+export async function readPicture(
+  file: string,
+  info: MediaInfo,
+  options: Omit<ReadFramesOptions, 'sampleFps'>,
+): Promise<RawFrame> {
+  if (info.kind !== 'image') throw new RangeError(`readPicture reads pictures, not ${info.kind}s`);
+  for await (const frame of readFrames(file, info, { ...options, sampleFps: 1 })) return frame;
+  // readFrames refuses a file that yields no picture; this is not reached.
+  throw new CorruptMediaError('No picture could be decoded from the file.');
+}
