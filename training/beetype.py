@@ -35,10 +35,11 @@ NAME = "hivesight-beetype"
 
 
 class BeeTypeNet(nn.Module):
-    def __init__(self, n_types: int = 3) -> None:
+    def __init__(self, n_types: int = 3, detail: int = 1) -> None:
         super().__init__()
+        self.detail = detail
         self.features = nn.Sequential(
-            conv_bn(3, 24, 3, 1),
+            conv_bn(3, 24, 3, detail),  # a detail crop (detail x SIZE px) comes down to SIZE here
             DWBlock(24, 32, 2), DWBlock(32, 32),  # 24 px
             DWBlock(32, 64, 2), DWBlock(64, 64),  # 12 px
             DWBlock(64, 128, 2), DWBlock(128, 128), DWBlock(128, 128),  # 6 px
@@ -96,7 +97,7 @@ def score(m: dict[str, float]) -> float:
 
 def export(net: BeeTypeNet, path: Path) -> None:
     model = ExportNet(fold_bn(net)).eval()
-    x = torch.rand(4, 3, SIZE, SIZE)
+    x = torch.rand(4, 3, SIZE * net.detail, SIZE * net.detail)
     with torch.no_grad():
         ref = ExportNet(net.eval())(x).numpy()
     torch.onnx.export(model, (x,), str(path), input_names=["crops"], output_names=["types"], opset_version=17,
@@ -104,18 +105,23 @@ def export(net: BeeTypeNet, path: Path) -> None:
     check_export(path, x, ref)
 
 
-def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any], n_types: int) -> None:
+def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any], n_types: int, detail: int) -> None:
     """The classifier is described inside the detector's card: the engine loads them as one model."""
     card = json.loads(card_path.read_text())
+    # A detail classifier needs a second decode of the picture, which photos can pay for and video
+    # frames cannot: it goes where the photos' test-time views are, beside the card's own.
+    home = card.setdefault("test_time_augmentation", {"views": ["identity"], "media": ["image"], "match_iou": 0.55}) \
+        if detail > 1 else card
     # The blend with the detector's own subtype split is chosen through `hivesight eval` after
     # training (see the README); a retrained classifier keeps the card's current choice.
-    kept = {k: v for k, v in card.get("subtype_classifier", {}).items()
+    kept = {k: v for k, v in (home.get("subtype_classifier") or card.get("subtype_classifier", {})).items()
             if k in ("detector_weight", "detector_weight_selection")}
-    card["subtype_classifier"] = {
+    home["subtype_classifier"] = {
         "file": onnx_name,
         # null: "not a honeybee"; the engine scales the honeybee score by 1 - its probability.
         "classes": [t if t != "none" else None for t in TYPES[:n_types]],
-        "input": {"name": "crops", "size": SIZE, "context": CONTEXT, "channels": "RGB"},
+        "input": {"name": "crops", "size": SIZE * detail, "context": CONTEXT, "channels": "RGB",
+                  **({"detail": detail} if detail > 1 else {})},
         "normalization": {"scale": 1 / 255, "mean": [0, 0, 0], "std": [1, 1, 1]},
         "output": {"name": "types"},
         "max_crops": 256,
@@ -133,6 +139,9 @@ def main(argv: list[str] | None = None) -> None:
     ap_.add_argument("--negatives", action="store_true",
                      help="add a 'none' class from the shipped detector's false positives (tried for 0.5.0: "
                           "higher precision, more undercounting; not shipped)")
+    ap_.add_argument("--detail", type=int, default=1, choices=(1, 2, 3),
+                     help="crop from the source at up to this many times the detector's scale, at this many "
+                          "times 48 px (a stride-d stem brings it back to 48)")
     a = ap_.parse_args(argv)
     command = start("beetype", a, argv)
 
@@ -146,19 +155,19 @@ def main(argv: list[str] | None = None) -> None:
     items = hive_items(hive) + crop_split_samples(load_crops(crops_train))
     if a.negatives:
         items += negative_items(mine_negatives(hive, detector_onnx))
-    sets = val_sets(a.data, hive_val, crops_val, detector_onnx if a.negatives else None)
+    sets = val_sets(a.data, hive_val, crops_val, detector_onnx if a.negatives else None, a.detail)
     n_types = len(TYPES) if a.negatives else len(TYPES) - 1
     counts = {t: sum(1 for it in items if it.cls == i) for i, t in enumerate(TYPES[:n_types])}
     print(f"loaded in {time.time() - t0:.0f}s: train {counts}, val " +
           ", ".join(f"{k}={len(v[1])}" for k, v in sets.items()), flush=True)
 
-    net = BeeTypeNet(n_types)
-    ckpt = fit(net, CropDataset(items, a.per_epoch, a.seed), a, command,
+    net = BeeTypeNet(n_types, a.detail)
+    ckpt = fit(net, CropDataset(items, a.per_epoch, a.seed, a.detail), a, command,
                lambda out, y: nn.functional.cross_entropy(out, y, label_smoothing=0.05),
                lambda: evaluate(net, sets), score)
-    onnx_path = a.card.parent / f"{NAME}.onnx"
+    onnx_path = a.card.parent / (f"{NAME}.onnx" if a.detail == 1 else f"{NAME}-detail.onnx")
     export(net, onnx_path)
-    write_card_section(a.card, onnx_path.name, ckpt, n_types)
+    write_card_section(a.card, onnx_path.name, ckpt, n_types, a.detail)
     print(f"best epoch {ckpt['epoch']}: {ckpt['val']}; wrote {onnx_path} and {a.card}")
 
 

@@ -84,8 +84,15 @@ def _rel_scale(source: str, rng: random.Random) -> float:
     return float(np.exp(rng.uniform(-0.15, 0.15))) if rng.random() < 0.5 else float(np.exp(rng.uniform(np.log(0.12), np.log(1.0))))
 
 
-def make_crop(it: Item, rng: random.Random) -> np.ndarray:
-    t = DEPLOY[it.source] * _rel_scale(it.source, rng)  # cached px -> detector px
+# Most cached px a detail frame may use per cached px: hive frames are cached at half resolution,
+# so their detail frames stop at the cache's own pixels; crops are cached whole.
+MAX_T = {HIVE: 1.0, CROPS: 1.0, NEG: 1.0}
+
+
+def make_crop(it: Item, rng: random.Random, detail: int = 1) -> np.ndarray:
+    """A training crop; with `detail` d > 1, cut at d x SIZE samples from the source at up to d x the
+    detector's scale (the engine's detail frame), never finer than the source itself."""
+    t = min(DEPLOY[it.source] * _rel_scale(it.source, rng) * detail, MAX_T[it.source])  # cached px -> sampled px
     x1, y1, x2, y2 = (float(v) for v in it.box)
     bw, bh = x2 - x1, y2 - y1
     # A detector's box: centre off by ~8% of the size, size off by ~12%, aspect by ~8%.
@@ -101,7 +108,7 @@ def make_crop(it: Item, rng: random.Random) -> np.ndarray:
     w, h = max(1, round((rx1 - rx0) * t)), max(1, round((ry1 - ry0) * t))
     region = _photometric(region.resize((w, h), Image.Resampling.BILINEAR), rng)
     tx, ty = w / (rx1 - rx0), h / (ry1 - ry0)
-    a = sample_square(np.asarray(region), (cx - rx0) * tx, (cy - ry0) * ty, side * (tx + ty) / 2)
+    a = sample_square(np.asarray(region), (cx - rx0) * tx, (cy - ry0) * ty, side * (tx + ty) / 2, SIZE * detail)
     if rng.random() < 0.5:
         a = a[:, ::-1]
     if rng.random() < 0.5:
@@ -124,8 +131,8 @@ SOURCE_SHARE = {HIVE: 0.6, CROPS: 0.2, NEG: 0.2}
 class CropDataset:
     """`length` crops per epoch drawn as SOURCE_SHARE says, reproducible from (seed, epoch, index)."""
 
-    def __init__(self, items: list[Item], length: int, seed: int) -> None:
-        self.items, self.length, self.seed, self.epoch = items, length, seed, 0
+    def __init__(self, items: list[Item], length: int, seed: int, detail: int = 1) -> None:
+        self.items, self.length, self.seed, self.epoch, self.detail = items, length, seed, 0, detail
         w = np.zeros(len(items))
         for source, share in SOURCE_SHARE.items():
             idx = [i for i, it in enumerate(items) if it.source == source]
@@ -146,7 +153,7 @@ class CropDataset:
         rng = random.Random((self.seed * 1000 + self.epoch) * 1_000_003 + i)
         k = min(int(np.searchsorted(self.cum, rng.random())), len(self.items) - 1)
         it = self.items[k]
-        return make_crop(it, rng).astype(np.float32), it.cls
+        return make_crop(it, rng, self.detail).astype(np.float32), it.cls
 
 
 def mine_negatives(samples: list[Sample], detector_onnx: Path, min_score: float = 0.05) -> list[tuple[Sample, np.ndarray]]:
@@ -177,19 +184,20 @@ def engine_size(w: int, h: int, max_w: int = 960, max_h: int = 544, stride: int 
     return side(w, max_w), side(h, max_h)
 
 
-def _val_crops(im: Image.Image, boxes: np.ndarray) -> list[np.ndarray]:
+def _val_crops(im: Image.Image, boxes: np.ndarray, detail: int = 1) -> list[np.ndarray]:
     w, h = engine_size(*im.size)
+    w, h = min(im.width, w * detail), min(im.height, h * detail)
     sx, sy = w / im.width, h / im.height
     a = np.asarray(im.resize((w, h), Image.Resampling.BILINEAR))
     out = []
     for x1, y1, x2, y2 in boxes:
         side = crop_side((x2 - x1) * sx, (y2 - y1) * sy)
-        out.append(sample_square(a, (x1 + x2) / 2 * sx, (y1 + y2) / 2 * sy, side).transpose(2, 0, 1))
+        out.append(sample_square(a, (x1 + x2) / 2 * sx, (y1 + y2) / 2 * sy, side, SIZE * detail).transpose(2, 0, 1))
     return out
 
 
 def val_sets(data: Path, hive_names: list[str], crop_files: list[Path],
-             detector_onnx: Path | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+             detector_onnx: Path | None = None, detail: int = 1) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     xs: list[np.ndarray] = []
     ys: list[int] = []
     mined = dict((s.path.name, b) for s, b in mine_negatives(load_hive(data, hive_names), detector_onnx)) \
@@ -198,13 +206,13 @@ def val_sets(data: Path, hive_names: list[str], crop_files: list[Path],
         im = load_image(data / HIVE / "images" / n, 1.0)
         boxes, cls = read_yolo(data / HIVE / "labels" / (Path(n).stem + ".txt"), im.width, im.height)
         neg = mined.get(n, np.zeros((0, 4), np.float32))
-        xs += _val_crops(im, np.concatenate([boxes, neg]))
+        xs += _val_crops(im, np.concatenate([boxes, neg]), detail)
         ys += [int(c) for c in cls] + [NONE] * len(neg)
     cx: list[np.ndarray] = []
     cy: list[int] = []
     for s in load_crops(crop_files):
         assert s.image is not None
-        cx += _val_crops(s.image, s.boxes)
+        cx += _val_crops(s.image, s.boxes, detail)
         cy.append(int(s.subtype[0]))
     return {"hive": (np.stack(xs).astype(np.float32), np.array(ys)),
             "crops": (np.stack(cx).astype(np.float32), np.array(cy))}
