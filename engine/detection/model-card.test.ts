@@ -18,6 +18,15 @@ const good = () => ({
   training: { sources: [] },
 });
 
+/** A subtype classifier section for good() (bee and hornet). */
+const classifierSection = () => ({
+  file: 'types.onnx',
+  classes: ['bee', 'hornet'],
+  input: { name: 'crops', size: 48, context: 1.5, channels: 'RGB' },
+  normalization: { scale: 1 / 255, mean: [0, 0, 0], std: [1, 1, 1] },
+  output: { name: 'types' },
+});
+
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'hivesight-card-'));
@@ -134,13 +143,7 @@ describe('validateModelCard', () => {
   });
 
   it('reads a subtype classifier section and names its bad fields', async () => {
-    const section = {
-      file: 'types.onnx',
-      classes: ['bee', 'hornet'],
-      input: { name: 'crops', size: 48, context: 1.5, channels: 'RGB' },
-      normalization: { scale: 1 / 255, mean: [0, 0, 0], std: [1, 1, 1] },
-      output: { name: 'types' },
-    };
+    const section = classifierSection();
     const card = validateModelCard({ ...good(), subtype_classifier: section }, '/x/m.card.json');
     expect(card.subtypeClassifier).toMatchObject({
       modelPath: path.resolve('/x/types.onnx'),
@@ -327,14 +330,9 @@ describe('validateModelCard', () => {
       }),
     ).toContain('test_time_augmentation.views must be a non-empty array of distinct');
   });
+
   it('reads a subtype classifier the test-time views swap in, and where detail crops may go', async () => {
-    const classifier = {
-      file: 'types.onnx',
-      classes: ['bee', 'hornet'],
-      input: { name: 'crops', size: 48, context: 1.5, channels: 'RGB' },
-      normalization: { scale: 1 / 255, mean: [0, 0, 0], std: [1, 1, 1] },
-      output: { name: 'types' },
-    };
+    const classifier = classifierSection();
     const detailed = {
       ...classifier,
       file: 'detail.onnx',
