@@ -25,15 +25,18 @@ const BEES_HORNETS = path.join(DATASETS, 'bees-hornets/valid');
 const POLLEN_CROPS = path.join(DATASETS, 'pollen-crops');
 const MODEL_CARD = path.join(ROOT, 'models/hivesight-detector.card.json');
 
-// Just below `hivesight eval` on the shipped model (hivesight-detector 0.7.1: the widened
-// detector, photos seen in three views and each honeybee's crop in four, card
-// metrics.product_eval): hive val AP50 bee 0.889, pollen 0.725, drone 0.571, count error 5.7 %;
-// bees-hornets/valid AP50 bee 0.235, hornet 0.713; pollen-crops accuracy 0.970 (0.974 on the
+// Just below `hivesight eval` on the shipped model (hivesight-detector 0.8.0: the widened
+// detector, photos seen in three views and each honeybee typed by the detail classifier on a
+// second decode at twice the detector's size, its crop in four views; card
+// metrics.product_eval): hive val AP50 bee 0.881, pollen 0.798, drone 0.616, count error 5.4 %;
+// bees-hornets/valid AP50 bee 0.213, hornet 0.713; pollen-crops accuracy 0.961 (0.982 on the
 // held-out 20 %). The pollen gate stays well below its figure: 31 pollen bees, one is 3 points.
-const MIN_HIVE_AP50 = { bee: 0.86, pollen: 0.66, drone: 0.52 };
-const MAX_HIVE_COUNT_ERROR_PCT = 7;
+// The crops gate is the issue's target: the whole folder fell 0.970 -> 0.961 with the detail
+// classifier (its training 80 %; the held-out crops rose 0.974 -> 0.982).
+const MIN_HIVE_AP50 = { bee: 0.86, pollen: 0.74, drone: 0.57 };
+const MAX_HIVE_COUNT_ERROR_PCT = 6.5;
 const MIN_AP50 = { bee: 0.2, hornet: 0.67 };
-const MIN_CROP_ACCURACY = 0.96;
+const MIN_CROP_ACCURACY = 0.95;
 
 const hasModel = existsSync(MODEL_CARD);
 if (!hasModel) console.warn(`model-accuracy: ${MODEL_CARD} is missing; skipping.`);
