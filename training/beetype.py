@@ -105,7 +105,13 @@ def export(net: BeeTypeNet, path: Path) -> None:
     check_export(path, x, ref)
 
 
-def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any], n_types: int, detail: int) -> None:
+def onnx_name(detail: int) -> str:
+    """The card's own classifier, or (detail above 1) the photos' detail classifier."""
+    return f"{NAME}.onnx" if detail == 1 else f"{NAME}-detail.onnx"
+
+
+def write_card_section(card_path: Path, onnx_name: str, val: dict[str, float], training: dict[str, Any],
+                       n_types: int, detail: int) -> None:
     """The classifier is described inside the detector's card: the engine loads them as one model."""
     card = json.loads(card_path.read_text())
     # A detail classifier needs a second decode of the picture, which photos can pay for and video
@@ -125,10 +131,8 @@ def write_card_section(card_path: Path, onnx_name: str, ckpt: dict[str, Any], n_
         "normalization": {"scale": 1 / 255, "mean": [0, 0, 0], "std": [1, 1, 1]},
         "output": {"name": "types"},
         "max_crops": 256,
-        "metrics": {k: (None if v != v else round(v, 4)) for k, v in ckpt["val"].items()},
-        "training": {"command": ckpt["command"], "epochs": ckpt["epoch"] + 1,
-                     "train_time_s": round(ckpt["train_time_s"]), "date": time.strftime("%Y-%m-%d", time.gmtime()),
-                     "hardware": "CPU, 2 cores (shared)"},
+        "metrics": {k: (None if v != v else round(v, 4)) for k, v in val.items()},
+        "training": {**training, "date": time.strftime("%Y-%m-%d", time.gmtime()), "hardware": "CPU, 2 cores (shared)"},
         **kept,
     }
     card_path.write_text(json.dumps(card, indent=2, allow_nan=False) + "\n")
@@ -165,9 +169,11 @@ def main(argv: list[str] | None = None) -> None:
     ckpt = fit(net, CropDataset(items, a.per_epoch, a.seed, a.detail), a, command,
                lambda out, y: nn.functional.cross_entropy(out, y, label_smoothing=0.05),
                lambda: evaluate(net, sets), score)
-    onnx_path = a.card.parent / (f"{NAME}.onnx" if a.detail == 1 else f"{NAME}-detail.onnx")
+    onnx_path = a.card.parent / onnx_name(a.detail)
     export(net, onnx_path)
-    write_card_section(a.card, onnx_path.name, ckpt, n_types, a.detail)
+    write_card_section(a.card, onnx_path.name, ckpt["val"],
+                       {"command": ckpt["command"], "epochs": ckpt["epoch"] + 1, "train_time_s": round(ckpt["train_time_s"])},
+                       n_types, a.detail)
     print(f"best epoch {ckpt['epoch']}: {ckpt['val']}; wrote {onnx_path} and {a.card}")
 
 

@@ -84,15 +84,12 @@ def _rel_scale(source: str, rng: random.Random) -> float:
     return float(np.exp(rng.uniform(-0.15, 0.15))) if rng.random() < 0.5 else float(np.exp(rng.uniform(np.log(0.12), np.log(1.0))))
 
 
-# Most cached px a detail frame may use per cached px: hive frames are cached at half resolution,
-# so their detail frames stop at the cache's own pixels; crops are cached whole.
-MAX_T = {HIVE: 1.0, CROPS: 1.0, NEG: 1.0}
-
-
 def make_crop(it: Item, rng: random.Random, detail: int = 1) -> np.ndarray:
     """A training crop; with `detail` d > 1, cut at d x SIZE samples from the source at up to d x the
     detector's scale (the engine's detail frame), never finer than the source itself."""
-    t = min(DEPLOY[it.source] * _rel_scale(it.source, rng) * detail, MAX_T[it.source])  # cached px -> sampled px
+    # cached px -> sampled px, never above 1: hive frames are cached at half resolution, so their
+    # detail crops stop at the cache's own pixels; pollen crops are cached whole.
+    t = min(DEPLOY[it.source] * _rel_scale(it.source, rng) * detail, 1.0)
     x1, y1, x2, y2 = (float(v) for v in it.box)
     bw, bh = x2 - x1, y2 - y1
     # A detector's box: centre off by ~8% of the size, size off by ~12%, aspect by ~8%.

@@ -12,7 +12,6 @@ classifier (`--detail 1`: the card's own; above 1: the photos' detail classifier
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from .beetype import NAME, BeeTypeNet, evaluate, export, write_card_section
+from .beetype import BeeTypeNet, evaluate, export, onnx_name, write_card_section
 from .beetype_data import val_sets
 from .data import crop_split, hive_split
 
@@ -68,23 +67,15 @@ def main(argv: list[str] | None = None) -> None:
     val = evaluate(ensemble, sets)
     print(f"ensemble: {val}")
 
-    onnx_path = a.card.parent / (f"{NAME}.onnx" if a.detail == 1 else f"{NAME}-detail.onnx")
+    onnx_path = a.card.parent / onnx_name(a.detail)
     export(ensemble, onnx_path)  # type: ignore[arg-type]  # any module with .detail exports alike
     command = "python -m training.beetype_ensemble " + " ".join(
         shlex.quote(x) for x in (argv if argv is not None else sys.argv[1:]))
-    write_card_section(a.card, onnx_path.name, {"val": val, "command": command, "epoch": -1, "train_time_s": 0},
-                       members[0][0].fc.weight.shape[0], a.detail)
     # The section's training record: the ensemble's command and each member's own run.
-    card = json.loads(a.card.read_text())
-    section = (card["test_time_augmentation"] if a.detail > 1 else card)["subtype_classifier"]
-    section["training"] = {
-        "command": command,
-        "members": [{"command": c["command"], "best_epoch": c["epoch"], "val": {k: round(v, 4) for k, v in c["val"].items()}}
-                    for _, c in members],
-        "date": section["training"]["date"],
-        "hardware": section["training"]["hardware"],
-    }
-    a.card.write_text(json.dumps(card, indent=2, allow_nan=False) + "\n")
+    members_run = [{"command": c["command"], "best_epoch": c["epoch"], "val": {k: round(v, 4) for k, v in c["val"].items()}}
+                   for _, c in members]
+    write_card_section(a.card, onnx_path.name, val, {"command": command, "members": members_run},
+                       members[0][0].fc.weight.shape[0], a.detail)
     print(f"wrote {onnx_path} and {a.card}")
 
 

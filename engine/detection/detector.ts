@@ -206,7 +206,7 @@ export class Detector {
       // The classifier crops around the detector's own boxes (what it was trained on); the
       // refiner then redraws the boxes of the classes it was made for.
       const subtype = this.subtypeFor(options.media);
-      const crops = subtype?.card.detail === 1 ? frame : (options.detailFrame ?? frame);
+      const crops = (subtype && subtype.card.detail > 1 && options.detailFrame) || frame;
       const typed = subtype
         ? await this.retype(subtype, crops, found, {
             sx: sourceWidth / crops.width,
