@@ -29,7 +29,9 @@ CONTEXT = 2.0
 # of the crop, so "keep the box" is the answer 0 and the refiner learns corrections).
 CROPS = ("square", "box")
 # Cached px -> detector px: hive frames are cached at 1920x540 and the engine sees them at
-# 1152x320 (evaluate.NOMINAL); 640 px bees-hornets photos are seen at 544.
+# 1152x320 (evaluate.NOMINAL); 640 px bees-hornets photos were seen at 544 (x0.85) when the shipped
+# refiner was trained and at 448 (x0.7) since 0.8.1 (the refiner sees a crop around the box, scaled to
+# 64 px, so it is nearly blind to the frame's scale).
 DEPLOY = {HIVE: 0.6, BH: 0.85}
 # Measured on hive val, shipped detector 0.5.1 vs the labels (matched at IoU >= 0.2): centre off by
 # 0.13 / 0.11 of the size (sd), log-size by 0.21; bees-hornets 0.15-0.19 and 0.27-0.31. Draw a

@@ -154,10 +154,11 @@ describe('Detector test-time views', () => {
     const detector = Detector.fromCard(card, { threads: 1, createSession: recording });
     try {
       expect(detector.detailSizeFor(3840, 1080, 'image')).toEqual({ width: 2304, height: 640 });
-      expect(detector.detailSizeFor(1920, 1080, 'image')).toEqual({ width: 1920, height: 1080 });
+      expect(detector.detailSizeFor(1920, 1080, 'image')).toEqual({ width: 1600, height: 896 });
+      expect(detector.detailSizeFor(1280, 720, 'image')).toEqual({ width: 1280, height: 720 });
       expect(detector.detailSizeFor(3840, 1080, 'video')).toBeUndefined();
       // A small photo is decoded whole for the detector: there are no more pixels to give.
-      expect(detector.detailSizeFor(640, 480, 'image')).toBeUndefined();
+      expect(detector.detailSizeFor(320, 256, 'image')).toBeUndefined();
 
       const frame = syntheticFrame(960, 544);
       const amber: RawFrame = {

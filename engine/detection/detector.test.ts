@@ -65,7 +65,7 @@ describe('Detector (shipped model)', () => {
     expect(byCard.identity).toMatchObject({
       name: 'hivesight-detector',
       inputWidth: 1152,
-      inputHeight: 544,
+      inputHeight: 448,
     });
     expect(byCard.identity.version).toBe(byCard.card.version);
     for (const cls of byCard.identity.classes) expect(PRODUCT_CLASSES).toContain(cls);
@@ -76,9 +76,9 @@ describe('Detector (shipped model)', () => {
 
   it('sizes inputs to fit inside the nominal size in multiples of the stride', async () => {
     const detector = await Detector.open(CARD);
-    expect(detector.inputSizeFor(1920, 1080)).toEqual({ width: 960, height: 544 });
+    expect(detector.inputSizeFor(1920, 1080)).toEqual({ width: 800, height: 448 });
     expect(detector.inputSizeFor(3840, 1080)).toEqual({ width: 1152, height: 320 });
-    expect(detector.inputSizeFor(1080, 1920)).toEqual({ width: 320, height: 544 });
+    expect(detector.inputSizeFor(1080, 1920)).toEqual({ width: 256, height: 448 });
     expect(detector.inputSizeFor(10_000, 10)).toEqual({ width: 1152, height: 32 });
     expect(() => detector.inputSizeFor(0, 10)).toThrow(RangeError);
   });
@@ -86,12 +86,13 @@ describe('Detector (shipped model)', () => {
   it('never enlarges a smaller source unless the card allows it', async () => {
     const detector = await Detector.open(CARD);
     expect(detector.card.input.maxUpscale).toBe(1);
-    expect(detector.inputSizeFor(640, 480)).toEqual({ width: 640, height: 480 });
+    expect(detector.inputSizeFor(640, 480)).toEqual({ width: 608, height: 448 });
+    expect(detector.inputSizeFor(400, 300)).toEqual({ width: 416, height: 288 });
     expect(detector.inputSizeFor(180, 300)).toEqual({ width: 192, height: 288 });
     const card = { ...detector.card, input: { ...detector.card.input, maxUpscale: 2 } };
     const enlarging = Detector.fromCard(card);
-    expect(enlarging.inputSizeFor(640, 480)).toEqual({ width: 736, height: 544 });
-    expect(enlarging.inputSizeFor(180, 300)).toEqual({ width: 320, height: 544 });
+    expect(enlarging.inputSizeFor(400, 300)).toEqual({ width: 608, height: 448 });
+    expect(enlarging.inputSizeFor(180, 300)).toEqual({ width: 256, height: 448 });
   });
 
   it('loads the session lazily, once, and returns boxes in source pixels', async () => {
@@ -113,10 +114,10 @@ describe('Detector (shipped model)', () => {
     // refiner session (at 0.01 the drawn frame has a hornet or two for it to redraw).
     const { subtypeClassifier, boxRefiner } = detector.card;
     expect(counting.calls()).toBe(1 + (subtypeClassifier ? 1 : 0) + (boxRefiner ? 1 : 0));
-    expect(counting.runs.filter((dims) => dims[1] === 3 && dims[2] === 544)).toEqual([
-      [1, 3, 544, 960],
-      [1, 3, 544, 960],
-      [1, 3, 544, 960],
+    expect(counting.runs.filter((dims) => dims[1] === 3 && dims[2] === 448)).toEqual([
+      [1, 3, 448, 800],
+      [1, 3, 448, 800],
+      [1, 3, 448, 800],
     ]);
     expect(b).toEqual(a);
 
@@ -131,8 +132,10 @@ describe('Detector (shipped model)', () => {
       expect(d.box.x + d.box.width).toBeLessThanOrEqual(source.width + 1e-6);
       expect(d.box.y + d.box.height).toBeLessThanOrEqual(source.height + 1e-6);
     }
-    // Source coordinates: some box lies beyond the 960x544 input area.
-    expect(low.some((d) => d.box.x + d.box.width > 960 || d.box.y + d.box.height > 544)).toBe(true);
+    // Source coordinates: some box lies beyond the model's input area.
+    expect(
+      low.some((d) => d.box.x + d.box.width > size.width || d.box.y + d.box.height > size.height),
+    ).toBe(true);
     const { score, per_class: perClass } = detector.card.thresholds;
     for (const d of a) expect(d.score).toBeGreaterThanOrEqual(perClass?.[d.cls] ?? score);
     await detector.close();
