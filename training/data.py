@@ -178,9 +178,10 @@ def sample_scale(s: Sample, rng: random.Random) -> float:
     if s.source == BH:
         # 640 px photos were scaled to 544 by the engine (x0.85) when these draws were set, and to
         # 448 (x0.7, inside both ranges) since 0.8.1. Half the draws sit around x0.85: the youtube
-        # hive-front frames have 20x40 px bees which the engine then saw at ~17x33 px, and a range topping out at 0.9 (median 0.42) trained them mostly at half
-        # that size (bees-hornets honeybee AP50 0.09). Large insects that overflow the patch
-        # become ignore regions; the letterboxed "whole" patches cover them.
+        # hive-front frames have 20x40 px bees which the engine then saw at ~17x33 px, and a range
+        # topping out at 0.9 (median 0.42) trained them mostly at half that size (bees-hornets
+        # honeybee AP50 0.09). Large insects that overflow the patch become ignore regions; the
+        # letterboxed "whole" patches cover them.
         if rng.random() < 0.5:
             return 0.85 * float(np.exp(rng.uniform(-0.4, 0.4)))
         return float(np.exp(rng.uniform(np.log(0.2), np.log(1.0))))
