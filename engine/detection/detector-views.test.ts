@@ -5,7 +5,6 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import type { Box, Detection, RawFrame } from '../types.ts';
 import { Detector } from './detector.ts';
@@ -13,8 +12,7 @@ import { loadModelCard } from './model-card.ts';
 import type { ModelCard } from './model-card.ts';
 import { iou } from './nms.ts';
 import { viewFrame } from './test-time.ts';
-import type { SessionFactory } from './session.ts';
-import { recordingSessions, syntheticFrame } from './test-support.ts';
+import { observedSessions, recordingSessions, syntheticFrame } from './test-support.ts';
 
 const CARD = path.resolve('models/hivesight-detector.card.json');
 
@@ -138,19 +136,10 @@ describe('Detector test-time views', () => {
       },
     };
     const fed: { file: string; crops: Float32Array }[] = [];
-    const recording: SessionFactory = async (modelPath, options) => {
-      const session = await ort.InferenceSession.create(modelPath, options);
-      return {
-        inputNames: session.inputNames,
-        outputNames: session.outputNames,
-        run: (feeds) => {
-          const crops = Object.values(feeds)[0]!.data as Float32Array;
-          fed.push({ file: path.basename(modelPath), crops: crops.slice() });
-          return session.run(feeds);
-        },
-        release: () => session.release(),
-      };
-    };
+    const recording = observedSessions((modelPath, feeds) => {
+      const crops = Object.values(feeds)[0]!.data as Float32Array;
+      fed.push({ file: path.basename(modelPath), crops: crops.slice() });
+    });
     const detector = Detector.fromCard(card, { threads: 1, createSession: recording });
     try {
       expect(detector.detailSizeFor(3840, 1080, 'image')).toEqual({ width: 2304, height: 640 });

@@ -196,7 +196,11 @@ export async function readPicture(
   options: Omit<ReadFramesOptions, 'sampleFps'>,
 ): Promise<RawFrame> {
   if (info.kind !== 'image') throw new RangeError(`readPicture reads pictures, not ${info.kind}s`);
-  for await (const frame of readFrames(file, info, { ...options, sampleFps: 1 })) return frame;
+  // Read to the end, not just the first frame: readFrames checks ffmpeg's exit and a cut-off
+  // JPEG only once the stream is over.
+  let picture: RawFrame | undefined;
+  for await (const frame of readFrames(file, info, { ...options, sampleFps: 1 })) picture = frame;
   // readFrames refuses a file that yields no picture; this is not reached.
-  throw new CorruptMediaError('No picture could be decoded from the file.');
+  if (!picture) throw new CorruptMediaError('No picture could be decoded from the file.');
+  return picture;
 }
