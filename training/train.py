@@ -74,6 +74,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="channel widths (model.py); --init from a smaller checkpoint widens it function-preservingly")
     ap.add_argument("--keep-epochs", action="store_true",
                     help="also keep every epoch's weights as checkpoints/<run>-epNNN.pt (for training.average)")
+    ap.add_argument("--iou-loss", type=float, default=0.0,
+                    help="weight of a GIoU loss on the boxes beside smooth-L1 (0 = off, as every shipped run)")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="one tiny epoch on a few images, then export to training/runs/smoke-export/")
     a = ap.parse_args(argv)
@@ -160,7 +162,7 @@ def main(argv: list[str] | None = None) -> None:
                 g["lr"] = lr_at(step, wall + time.time() - te)
             t = {k: v.to(device) for k, v in batch.items()}
             x = t.pop("image").float() / 255.0
-            losses = detection_loss(net(x), t)
+            losses = detection_loss(net(x), t, a.iou_loss)
             opt.zero_grad(set_to_none=True)
             losses["total"].backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
