@@ -3,6 +3,9 @@ and optionally write the numbers into a model card under `metrics.product_eval`.
 
     python -m training.product_eval --card models/hivesight-detector.card.json [--data ../shared/datasets]
                                     [--write] [--threads 1] [--out tmp/peval/NAME.json]
+    # a candidate detector with the shipped classifiers, refiner, card and thresholds; --one-view
+    # measures what a video frame gets (one view, the 48 px classifier, the hornet refiner)
+    python -m training.product_eval --detector tmp/run-export/hivesight-detector.onnx [--one-view]
 
 Datasets: the hive-entrance validation split (hard-link view from make_eval_view),
 bees-hornets/valid, the whole pollen-crops folder (what tests/e2e/model-accuracy.test.ts gates;
@@ -12,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -49,6 +54,22 @@ def summarise(rep: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path) -> Path:
+    """A copy of the card's folder in `into`, the detector's ONNX swapped for `detector` and, for
+    `one_view`, the photo-only test-time section dropped (photos are then seen as video frames)."""
+    for f in card.parent.iterdir():
+        if f.suffix == ".onnx":
+            shutil.copy(f, into / f.name)
+    data = json.loads(card.read_text())
+    if detector is not None:
+        shutil.copy(detector, into / data["file"])
+    if one_view:
+        data.pop("test_time_augmentation", None)
+    out = into / card.name
+    out.write_text(json.dumps(data, indent=2) + "\n")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--card", type=Path, default=Path("models/hivesight-detector.card.json"))
@@ -57,7 +78,13 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--write", action="store_true", help="write metrics.product_eval into the card")
     ap.add_argument("--out", type=Path, default=None, help="also save the raw reports here")
+    ap.add_argument("--detector", type=Path, default=None,
+                    help="this detector ONNX in the card's place (in a copy; the card stays)")
+    ap.add_argument("--one-view", action="store_true",
+                    help="as video frames: no test-time views, detail classifier, crop views")
     a = ap.parse_args()
+    if (a.detector is not None or a.one_view) and a.write:
+        raise SystemExit("--write records the card's own models; drop --detector / --one-view")
     hive_view, crop_view = a.views / "hive-entrance-val", a.views / "pollen-crops-val"
     build(a.data, hive_view, None)
     build_crops(a.data, crop_view)
@@ -67,7 +94,13 @@ def main() -> None:
         "pollen_crops_all": a.data / "pollen-crops",
         "pollen_crops_val": crop_view,
     }
-    raw = {k: run_eval(v, a.card.resolve(), a.threads) for k, v in sets.items()}
+    if a.one_view:  # crops are photos; a video frame is never one bee
+        del sets["pollen_crops_all"], sets["pollen_crops_val"]
+    with tempfile.TemporaryDirectory(prefix="hivesight-candidate-") as scratch:
+        card = a.card.resolve()
+        if a.detector is not None or a.one_view:
+            card = candidate_card(card, a.detector, a.one_view, Path(scratch))
+        raw = {k: run_eval(v, card, a.threads) for k, v in sets.items()}
     for k, v in raw.items():
         print(k, f"({v['_seconds']} s):", json.dumps(summarise(v)))
     if a.out is not None:

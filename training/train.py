@@ -33,6 +33,24 @@ SPLITS_DIR = HERE / "splits"
 WEIGHTS = {HIVE: 0.5, BH: 0.35, CROPS: 0.15}
 
 
+def parse_mix(text: str) -> dict[str, float]:
+    """`--mix hive-entrance=0.35,bees-hornets=0.55`: those sources' shares; others keep theirs."""
+    mix = dict(WEIGHTS)
+    for part in filter(None, text.split(",")):
+        name, _, value = part.partition("=")
+        if name not in mix:
+            raise SystemExit(f"--mix: unknown source {name!r} (sources: {', '.join(mix)})")
+        try:
+            mix[name] = float(value)
+        except ValueError:
+            raise SystemExit(f"--mix: {part!r} is not SOURCE=SHARE") from None
+        if mix[name] < 0:
+            raise SystemExit(f"--mix: {name} has a negative share")
+    if sum(mix.values()) <= 0:
+        raise SystemExit("--mix: every share is zero")
+    return mix
+
+
 def write_splits(data: Path) -> None:
     train, val = hive_split(data)
     SPLITS_DIR.mkdir(exist_ok=True)
@@ -76,6 +94,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="also keep every epoch's weights as checkpoints/<run>-epNNN.pt (for training.average)")
     ap.add_argument("--iou-loss", type=float, default=0.0,
                     help="weight of a GIoU loss on the boxes beside smooth-L1 (0 = off, as every shipped run)")
+    ap.add_argument("--mix", type=parse_mix, default=dict(WEIGHTS),
+                    help="source shares of the patches, e.g. bees-hornets=0.55,hive-entrance=0.35 "
+                         f"(default {','.join(f'{k}={v}' for k, v in WEIGHTS.items())})")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="one tiny epoch on a few images, then export to training/runs/smoke-export/")
     a = ap.parse_args(argv)
@@ -105,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
     crops_val = load_crops(crop_val)
     print(f"loaded data in {time.time() - t0:.0f}s: " + ", ".join(f"{k}={len(v)}" for k, v in sources.items()), flush=True)
 
-    ds = PatchDataset(sources, WEIGHTS, a.size, a.steps * a.batch, a.seed)
+    ds = PatchDataset(sources, a.mix, a.size, a.steps * a.batch, a.seed)
     net = Detector(**ARCHS[a.arch])
     if a.init is not None and not a.resume:
         # Before the optimizer exists: a widened net has new parameters.
