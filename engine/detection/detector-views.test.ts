@@ -102,6 +102,52 @@ describe('Detector test-time views', () => {
     await detector.close();
   });
 
+  it("takes the specialist's detections for its classes on the views' media, the card's for the rest", async () => {
+    // Without the crop models only the fused detectors remain, so each part can be compared.
+    const base = {
+      ...(await cardWithViews()),
+      subtypeClassifier: undefined,
+      boxRefiner: undefined,
+    };
+    const shipped = await loadModelCard(CARD);
+    const specialist = shipped.testTimeAugmentation!.specialist!;
+    expect(specialist.classes).toEqual(['hornet']);
+    const withSpecialist: ModelCard = {
+      ...base,
+      testTimeAugmentation: { ...base.testTimeAugmentation!, specialist },
+    };
+    const runs: number[][] = [];
+    const detector = Detector.fromCard(withSpecialist, {
+      threads: 1,
+      createSession: recordingSessions(runs, specialist.file),
+    });
+    // The specialist as the only detector, and the card's detector alone.
+    const alone = Detector.fromCard(
+      { ...base, file: specialist.file, modelPath: specialist.modelPath },
+      { threads: 1 },
+    );
+    const own = Detector.fromCard(base, { threads: 1 });
+    try {
+      const frame = syntheticFrame(960, 544);
+      const low = { media: 'image' as const, scoreThreshold: 0.01 };
+      const found = await detector.detect(frame, 960, 544, low);
+      expect(runs).toHaveLength(4); // once per view
+      await detector.detect(frame, 960, 544, { ...low, media: 'video' });
+      expect(runs).toHaveLength(4); // video frames keep one network
+      const only = (ds: Detection[], keep: boolean) =>
+        ds.filter((d) => (d.cls === 'hornet') === keep).map((d) => [d.cls, d.score, d.box]);
+      const fromSpecialist = await alone.detect(frame, 960, 544, low);
+      const fromOwn = await own.detect(frame, 960, 544, low);
+      expect(only(found, true).length).toBeGreaterThan(0);
+      expect(only(found, false).length).toBeGreaterThan(0);
+      expect(only(found, true)).toEqual(only(fromSpecialist, true));
+      expect(only(found, false)).toEqual(only(fromOwn, false));
+      expect(only(found, true)).not.toEqual(only(fromOwn, true));
+    } finally {
+      await Promise.all([detector.close(), alone.close(), own.close()]);
+    }
+  });
+
   it('sees a mirrored frame as the mirror of the frame (the views are closed under mirroring)', async () => {
     // Without the crop models, which are not mirror-invariant, only the fused detector remains.
     const card = {

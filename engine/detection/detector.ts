@@ -19,7 +19,7 @@ import type { FrameBox } from './crop-model.ts';
 import { mixTypes, SubtypeClassifier } from './subtype-classifier.ts';
 import { fillTensor, makeNormaliser } from './preprocess.ts';
 import type { Normaliser } from './preprocess.ts';
-import { fuseViews, unviewCandidates, viewFrame } from './test-time.ts';
+import { fuseViews, takeChannels, unviewCandidates, viewFrame } from './test-time.ts';
 import type { View } from './test-time.ts';
 
 export type { DetectorSession, SessionFactory } from './session.ts';
@@ -67,7 +67,9 @@ export class Detector {
    * score, so a candidate's group score j is the detector's own score for class j.
    */
   private readonly mergedChannels: number[] = [];
-  private readonly lazy = new LazySession(() => this.openSession());
+  private readonly lazy = new LazySession(() => this.openSession(this.card.modelPath));
+  /** The test-time views' specialist detector and the channels it answers for, when named. */
+  private readonly specialist: { lazy: LazySession; channels: ReadonlySet<number> } | undefined;
   private buffers = new Map<string, Float32Array>();
   /** Runs detections one at a time: the input buffers are reused. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -95,6 +97,13 @@ export class Detector {
     }
     const swapped = card.testTimeAugmentation?.subtypeClassifier;
     if (swapped) this.testTimeSubtype = new SubtypeClassifier(swapped, threads, this.createSession);
+    const specialist = card.testTimeAugmentation?.specialist;
+    if (specialist) {
+      this.specialist = {
+        lazy: new LazySession(() => this.openSession(specialist.modelPath)),
+        channels: new Set(specialist.classes.map((cls) => card.classes.indexOf(cls))),
+      };
+    }
     this.identity = {
       name: card.name,
       version: card.version,
@@ -162,6 +171,7 @@ export class Detector {
     await this.refiner?.load();
     await this.subtype?.load();
     await this.testTimeSubtype?.load();
+    await this.specialist?.lazy.get();
   }
 
   async close(): Promise<void> {
@@ -170,6 +180,7 @@ export class Detector {
     await this.refiner?.close();
     await this.subtype?.close();
     await this.testTimeSubtype?.close();
+    await this.specialist?.lazy.release();
   }
 
   async detect(
@@ -268,7 +279,10 @@ export class Detector {
     return tta && media && tta.media.includes(media) ? tta : undefined;
   }
 
-  /** Every view decoded at the card's floor, mapped back onto the frame and fused. */
+  /**
+   * Every view decoded at the card's floor, mapped back onto the frame and fused; a view's
+   * candidates of the specialist's classes are the specialist's, when the card names one.
+   */
   private async fusedCandidates(
     session: DetectorSession,
     frame: RawFrame,
@@ -277,9 +291,18 @@ export class Detector {
     const { tw, th, thresholds, views } = at;
     const floor = this.card.testTimeAugmentation!.floor;
     const low = thresholds.map((t) => Math.min(t, floor));
+    const specialist = this.specialist && {
+      session: await this.specialist.lazy.get(),
+      channels: this.specialist.channels,
+    };
     const decoded: Candidates[] = [];
     for (const view of views) {
-      const c = await this.candidates(session, viewFrame(frame, view), tw, th, low);
+      const seen = viewFrame(frame, view);
+      let c = await this.candidates(session, seen, tw, th, low);
+      if (specialist) {
+        const theirs = await this.candidates(specialist.session, seen, tw, th, low);
+        c = takeChannels(c, theirs, specialist.channels, this.mergedChannels.length);
+      }
       unviewCandidates(c, view, frame.width, frame.height);
       decoded.push(c);
     }
@@ -443,15 +466,14 @@ export class Detector {
     return buffer;
   }
 
-  private async openSession(): Promise<DetectorSession> {
+  private async openSession(modelPath: string): Promise<DetectorSession> {
     let session: DetectorSession;
     try {
-      session = await this.createSession(this.card.modelPath, sessionOptions(this.threads));
+      session = await this.createSession(modelPath, sessionOptions(this.threads));
     } catch (error) {
-      throw new ModelError(
-        `Cannot load the model ${this.card.modelPath}: ${(error as Error).message}`,
-        { cause: error },
-      );
+      throw new ModelError(`Cannot load the model ${modelPath}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const problems: string[] = [];
     if (!session.inputNames.includes(this.card.input.name)) {
@@ -467,7 +489,7 @@ export class Detector {
     if (problems.length > 0) {
       await session.release().catch(() => undefined);
       throw new ModelError(
-        `The model card ${this.card.cardPath} does not match the model: ${problems.join('; ')}.`,
+        `The model card ${this.card.cardPath} does not match the model${modelPath === this.card.modelPath ? '' : ` ${modelPath}`}: ${problems.join('; ')}.`,
       );
     }
     return session;

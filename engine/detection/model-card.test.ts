@@ -401,4 +401,53 @@ describe('validateModelCard', () => {
       /does not exist: .*detail\.onnx/,
     );
   });
+
+  it('reads a specialist the test-time views run beside the detector, for classes outside the honeybee group', async () => {
+    const tta = { views: ['identity'], media: ['image'], match_iou: 0.55 };
+    const card = validateModelCard(
+      {
+        ...good(),
+        test_time_augmentation: {
+          ...tta,
+          specialist: { file: 'hornets.onnx', classes: ['hornet'], metrics: {} },
+        },
+      },
+      '/x/m.card.json',
+    );
+    expect(card.testTimeAugmentation?.specialist).toEqual({
+      file: 'hornets.onnx',
+      modelPath: path.resolve('/x/hornets.onnx'),
+      classes: ['hornet'],
+    });
+    // The classifier splits one honeybee score among its classes: a specialist cannot own one.
+    const split = problems({
+      ...good(),
+      subtype_classifier: classifierSection(),
+      test_time_augmentation: { ...tta, specialist: { file: 'h.onnx', classes: ['hornet'] } },
+    });
+    expect(split).toContain('test_time_augmentation.specialist.classes must be a non-empty array');
+    const message = problems({
+      ...good(),
+      test_time_augmentation: { ...tta, specialist: { file: 'h.txt', classes: ['wasp'] } },
+    });
+    for (const field of [
+      'test_time_augmentation.specialist.file must name an .onnx file',
+      'test_time_augmentation.specialist.classes must be a non-empty array of distinct values from the detector classes',
+    ]) {
+      expect(message).toContain(field);
+    }
+    expect(problems({ ...good(), test_time_augmentation: { ...tta, specialist: [] } })).toContain(
+      'test_time_augmentation.specialist must be an object',
+    );
+    await writeFile(
+      path.join(dir, 'specialist.card.json'),
+      JSON.stringify({
+        ...good(),
+        test_time_augmentation: { ...tta, specialist: { file: 'gone.onnx', classes: ['hornet'] } },
+      }),
+    );
+    await expect(loadModelCard(path.join(dir, 'specialist.card.json'))).rejects.toThrow(
+      /does not exist: .*gone\.onnx/,
+    );
+  });
 });

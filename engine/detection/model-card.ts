@@ -140,7 +140,22 @@ export interface TestTimeAugmentationCard {
    * video can pay for.
    */
   subtypeClassifier?: SubtypeClassifierCard;
+  /**
+   * A second detector run on the same views whose candidates replace the card's own for its
+   * `classes`: a network trained with more of those classes' data that lost the others, so it
+   * answers only for them (photos can pay for two passes per view; video frames cannot). It is
+   * read exactly as the card's detector is (input, normalisation, output format, thresholds).
+   */
+  specialist?: SpecialistCard;
   selection?: string;
+}
+
+export interface SpecialistCard {
+  file: string;
+  /** Absolute path of its ONNX file. */
+  modelPath: string;
+  /** Detector classes whose candidates it supplies; never the honeybee classes a classifier splits. */
+  classes: ProductClass[];
 }
 
 /** The card for `p`: the path itself for `.json`, `NAME.card.json` beside `NAME.onnx`. */
@@ -177,6 +192,7 @@ export async function loadModelCard(p: string): Promise<ModelCard> {
     card.modelPath,
     card.subtypeClassifier?.modelPath,
     card.testTimeAugmentation?.subtypeClassifier?.modelPath,
+    card.testTimeAugmentation?.specialist?.modelPath,
     card.boxRefiner?.modelPath,
   ]) {
     if (modelPath === undefined) continue;
@@ -485,6 +501,26 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
         bad(f('subtype_classifier.input.detail'), 'above 1 needs media ["image"]');
       }
       card.testTimeAugmentation.subtypeClassifier = swapped;
+    }
+    if (tta.specialist !== undefined) {
+      const sp = obj(tta.specialist, f('specialist'));
+      const file = str(sp.file, f('specialist.file'));
+      if (file && !file.toLowerCase().endsWith('.onnx')) {
+        bad(f('specialist.file'), 'must name an .onnx file');
+      }
+      // A honeybee class's channel is decoded with its siblings as one score the classifier splits.
+      const merged = card.subtypeClassifier?.classes ?? [];
+      const own = list(
+        sp.classes,
+        f('specialist.classes'),
+        (x): x is ProductClass => isProductClass(x) && classes.includes(x) && !merged.includes(x),
+        'the detector classes the subtype classifier does not split',
+      );
+      card.testTimeAugmentation.specialist = {
+        file,
+        modelPath: path.resolve(path.dirname(cardPath), file),
+        classes: own,
+      };
     }
     if (typeof tta.selection === 'string') card.testTimeAugmentation.selection = tta.selection;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawFrame } from '../types.ts';
 import type { Candidates } from './adapters/index.ts';
-import { fuseViews, unviewCandidates, viewFrame } from './test-time.ts';
+import { fuseViews, takeChannels, unviewCandidates, viewFrame } from './test-time.ts';
 
 /** A 3x2 frame whose pixel (x, y) holds R = 10x + y. */
 const frame: RawFrame = {
@@ -60,6 +60,29 @@ describe('unviewCandidates', () => {
       unviewCandidates(c, view, 100, 100);
       expect(boxes(c)).toEqual([expected]);
     }
+  });
+});
+
+describe('takeChannels', () => {
+  it("replaces the named channels' candidates with the other's, keeping the rest and their groups", () => {
+    const own = candidates([
+      { box: [0, 0, 10, 10], score: 0.9, channel: 0, group: [0.6, 0.3] },
+      { box: [5, 5, 20, 20], score: 0.4, channel: 3, group: [0, 0] },
+      { box: [1, 1, 9, 9], score: 0.2, channel: 0, group: [0.1, 0.1] },
+    ]);
+    const other = candidates([
+      { box: [50, 50, 70, 70], score: 0.8, channel: 3, group: [0.5, 0.5] },
+      { box: [0, 0, 10, 10], score: 0.7, channel: 0, group: [0.4, 0.3] },
+      { box: [6, 6, 21, 21], score: 0.3, channel: 3, group: [0.2, 0.1] },
+    ]);
+    const out = takeChannels(own, other, new Set([3]), 2);
+    expect(out.count).toBe(4);
+    expect(Array.from(out.channels)).toEqual([0, 0, 3, 3]);
+    expect(Array.from(out.scores)).toEqual([0.9, 0.2, 0.8, 0.3].map(Math.fround));
+    expect(Array.from(out.boxes.subarray(8))).toEqual([50, 50, 70, 70, 6, 6, 21, 21]);
+    // A taken channel is never a merged one: its group scores are zero, as the adapter writes.
+    expect(Array.from(out.groupScores!)).toEqual([0.6, 0.3, 0.1, 0.1, 0, 0, 0, 0].map(Math.fround));
+    expect(takeChannels(own, candidates([]), new Set([0, 3]), 2).count).toBe(0);
   });
 });
 

@@ -65,6 +65,33 @@ export function unviewCandidates(c: Candidates, view: View, width: number, heigh
   }
 }
 
+/**
+ * `own`'s candidates with those on `channels` replaced by `other`'s on the same channels (a
+ * specialist's answer for its classes). `other`'s have no merged-channel scores: `channels`
+ * never holds a merged one.
+ */
+export function takeChannels(
+  own: Candidates,
+  other: Candidates,
+  channels: ReadonlySet<number>,
+  groupSize: number,
+): Candidates {
+  const out = new CandidateBuffer(own.count + other.count || 1, groupSize);
+  const copy = (c: Candidates, i: number) => {
+    const b = c.boxes;
+    out.push(b[i * 4]!, b[i * 4 + 1]!, b[i * 4 + 2]!, b[i * 4 + 3]!, c.scores[i]!, c.channels[i]!);
+  };
+  for (let i = 0; i < own.count; i++) {
+    if (channels.has(own.channels[i]!)) continue;
+    copy(own, i);
+    if (own.groupScores) {
+      out.groupOfLast().set(own.groupScores.subarray(i * groupSize, (i + 1) * groupSize));
+    }
+  }
+  for (let i = 0; i < other.count; i++) if (channels.has(other.channels[i]!)) copy(other, i);
+  return out.result();
+}
+
 export interface FuseOptions {
   /** Boxes of one insect in two views overlap at least this much (IoU). */
   matchIou: number;
