@@ -1,0 +1,55 @@
+"""Name an exported detector as the card's test-time specialist for some classes.
+
+    python -m training.specialist --export tmp/bhmix-export/ --classes hornet \
+        --file hivesight-hornet.onnx --card models/hivesight-detector.card.json
+
+Copies the export's ONNX beside the card and writes `test_time_augmentation.specialist`: on the
+media the test-time views run on (photos), the engine runs it on every view too and takes its
+candidates for `classes` instead of the card's detector's. A specialist is a network of the
+card's own architecture and export (same input, normalisation and output layout) trained with
+more of those classes' data, which lost the others: it answers only for its classes.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+HONEYBEE_CLASSES = ("bee", "pollen", "drone")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--export", type=Path, required=True, help="folder from training.export")
+    ap.add_argument("--classes", required=True, help="detector classes, e.g. hornet")
+    ap.add_argument("--file", default="hivesight-hornet.onnx", help="its file name beside the card")
+    ap.add_argument("--card", type=Path, default=Path("models/hivesight-detector.card.json"))
+    a = ap.parse_args()
+    card = json.loads(a.card.read_text())
+    theirs = json.loads((a.export / "hivesight-detector.card.json").read_text())
+    classes = [c for c in a.classes.split(",") if c]
+    for c in classes:
+        if c not in card["classes"] or c in HONEYBEE_CLASSES:
+            raise SystemExit(f"--classes: {c!r} is not a detector class outside the honeybee group")
+    for key in ("input", "normalization", "output"):
+        mine = {k: v for k, v in card[key].items() if k not in ("sizing", "selection")}
+        other = {k: v for k, v in theirs[key].items() if k not in ("sizing", "selection")}
+        if mine != other:
+            raise SystemExit(f"the export's {key} differs from the card's: it must read the same")
+    tta = card.get("test_time_augmentation")
+    if not tta:
+        raise SystemExit(f"{a.card} has no test_time_augmentation: a specialist runs on its views")
+    shutil.copy(a.export / theirs["file"], a.card.parent / a.file)
+    tta["specialist"] = {
+        "file": a.file,
+        "classes": classes,
+        "training": theirs.get("training", {}),
+        "metrics": {"training_val": theirs.get("metrics", {}).get("training_val", {})},
+    }
+    a.card.write_text(json.dumps(card, indent=2) + "\n")
+    print(f"copied {a.file} beside {a.card}: test_time_augmentation.specialist for {classes}")
+
+
+if __name__ == "__main__":
+    main()
