@@ -16,8 +16,6 @@ import json
 import shutil
 from pathlib import Path
 
-HONEYBEE_CLASSES = ("bee", "pollen", "drone")
-
 
 def main() -> None:
     ap = argparse.ArgumentParser()
@@ -29,8 +27,11 @@ def main() -> None:
     card = json.loads(a.card.read_text())
     theirs = json.loads((a.export / "hivesight-detector.card.json").read_text())
     classes = [c for c in a.classes.split(",") if c]
+    # The classes the bee-type classifier splits are decoded as one honeybee score (as the engine
+    # checks when it reads the card).
+    split = card.get("subtype_classifier", {}).get("classes", [])
     for c in classes:
-        if c not in card["classes"] or c in HONEYBEE_CLASSES:
+        if c not in card["classes"] or c in split:
             raise SystemExit(f"--classes: {c!r} is not a detector class outside the honeybee group")
     for key in ("input", "normalization", "output"):
         mine = {k: v for k, v in card[key].items() if k not in ("sizing", "selection")}

@@ -261,17 +261,20 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     if (views.length > 0 && views[0] !== 'identity') bad(field, 'must start with "identity"');
     return views;
   };
+  /** A model's `file` field: an .onnx file named relative to the card, and its absolute path. */
+  const onnxFile = (v: unknown, field: string): { file: string; modelPath: string } => {
+    const file = str(v, field);
+    if (file && !file.toLowerCase().endsWith('.onnx')) bad(field, 'must name an .onnx file');
+    return { file, modelPath: path.resolve(path.dirname(cardPath), file) };
+  };
   /** The fields every crop model's section shares (see CropModelCard). */
   const cropModel = (sec: Obj, prefix: string): CropModelCard => {
     const f = (k: string) => `${prefix}.${k}`;
-    const file = str(sec.file, f('file'));
-    if (file && !file.toLowerCase().endsWith('.onnx')) bad(f('file'), 'must name an .onnx file');
     const inp = obj(sec.input, f('input'));
     const norm = obj(sec.normalization, f('normalization'));
     const out = obj(sec.output, f('output'));
     const section: CropModelCard = {
-      file,
-      modelPath: path.resolve(path.dirname(cardPath), file),
+      ...onnxFile(sec.file, f('file')),
       input: {
         name: str(inp.name, f('input.name')),
         size: int(inp.size, f('input.size'), 4, 1024),
@@ -301,8 +304,7 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
   const root = obj(json, 'card');
   const name = str(root.name, 'name');
   const version = str(root.version, 'version');
-  const file = str(root.file, 'file');
-  if (file && !file.toLowerCase().endsWith('.onnx')) bad('file', 'must name an .onnx file');
+  const model = onnxFile(root.file, 'file');
 
   const classes: (ProductClass | null)[] = [];
   if (!Array.isArray(root.classes) || root.classes.length === 0) {
@@ -375,14 +377,13 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
   const card: ModelCard = {
     name,
     version,
-    file,
+    ...model,
     classes,
     input,
     normalization,
     output,
     thresholds,
     cardPath,
-    modelPath: path.resolve(path.dirname(cardPath), file),
   };
   if (root.metrics !== undefined) card.metrics = obj(root.metrics, 'metrics');
   if (root.training !== undefined) card.training = obj(root.training, 'training');
@@ -504,10 +505,6 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     }
     if (tta.specialist !== undefined) {
       const sp = obj(tta.specialist, f('specialist'));
-      const file = str(sp.file, f('specialist.file'));
-      if (file && !file.toLowerCase().endsWith('.onnx')) {
-        bad(f('specialist.file'), 'must name an .onnx file');
-      }
       // A honeybee class's channel is decoded with its siblings as one score the classifier splits.
       const merged = card.subtypeClassifier?.classes ?? [];
       const own = list(
@@ -517,8 +514,7 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
         'the detector classes the subtype classifier does not split',
       );
       card.testTimeAugmentation.specialist = {
-        file,
-        modelPath: path.resolve(path.dirname(cardPath), file),
+        ...onnxFile(sp.file, f('specialist.file')),
         classes: own,
       };
     }
