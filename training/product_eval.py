@@ -6,6 +6,8 @@ and optionally write the numbers into a model card under `metrics.product_eval`.
     # a candidate detector with the shipped classifiers, refiner, card and thresholds; --one-view
     # measures what a video frame gets (one view, the 48 px classifier, the hornet refiner)
     python -m training.product_eval --detector tmp/run-export/hivesight-detector.onnx [--one-view]
+    # a candidate for the photos' specialist (card test_time_augmentation.specialist)
+    python -m training.product_eval --specialist tmp/run-export/hivesight-detector.onnx
 
 Datasets: the hive-entrance validation split (hard-link view from make_eval_view),
 bees-hornets/valid, the whole pollen-crops folder (what tests/e2e/model-accuracy.test.ts gates;
@@ -54,15 +56,22 @@ def summarise(rep: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path) -> Path:
-    """A copy of the card's folder in `into`, the detector's ONNX swapped for `detector` and, for
-    `one_view`, the photo-only test-time section dropped (photos are then seen as video frames)."""
+def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path,
+                   specialist: Path | None = None) -> Path:
+    """A copy of the card's folder in `into`, the detector's ONNX swapped for `detector` (and the
+    photos' specialist for `specialist`) and, for `one_view`, the photo-only test-time section
+    dropped (photos are then seen as video frames)."""
     for f in card.parent.iterdir():
         if f.suffix == ".onnx":
             shutil.copy(f, into / f.name)
     data = json.loads(card.read_text())
     if detector is not None:
         shutil.copy(detector, into / data["file"])
+    if specialist is not None:
+        named = data.get("test_time_augmentation", {}).get("specialist")
+        if named is None:
+            raise SystemExit(f"--specialist: {card} names no test_time_augmentation.specialist")
+        shutil.copy(specialist, into / named["file"])
     if one_view:
         data.pop("test_time_augmentation", None)
     out = into / card.name
@@ -80,11 +89,15 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None, help="also save the raw reports here")
     ap.add_argument("--detector", type=Path, default=None,
                     help="this detector ONNX in the card's place (in a copy; the card stays)")
+    ap.add_argument("--specialist", type=Path, default=None,
+                    help="this ONNX in the place of the card's photo specialist (in a copy)")
     ap.add_argument("--one-view", action="store_true",
                     help="as video frames: no test-time views, detail classifier, crop views")
     a = ap.parse_args()
-    if (a.detector is not None or a.one_view) and a.write:
-        raise SystemExit("--write records the card's own models; drop --detector / --one-view")
+    swapped = a.detector is not None or a.specialist is not None
+    if (swapped or a.one_view) and a.write:
+        raise SystemExit("--write records the card's own models; "
+                         "drop --detector / --specialist / --one-view")
     hive_view, crop_view = a.views / "hive-entrance-val", a.views / "pollen-crops-val"
     build(a.data, hive_view, None)
     build_crops(a.data, crop_view)
@@ -98,8 +111,8 @@ def main() -> None:
         del sets["pollen_crops_all"], sets["pollen_crops_val"]
     with tempfile.TemporaryDirectory(prefix="hivesight-candidate-") as scratch:
         card = a.card.resolve()
-        if a.detector is not None or a.one_view:
-            card = candidate_card(card, a.detector, a.one_view, Path(scratch))
+        if swapped or a.one_view:
+            card = candidate_card(card, a.detector, a.one_view, Path(scratch), a.specialist)
         raw = {k: run_eval(v, card, a.threads) for k, v in sets.items()}
     for k, v in raw.items():
         print(k, f"({v['_seconds']} s):", json.dumps(summarise(v)))
