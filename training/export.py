@@ -112,6 +112,8 @@ def write_card(out: Path, ckpt: dict[str, Any], ms: float) -> None:
         "training": {
             "sources": SOURCES,
             "command": ckpt.get("command", ""),
+            # An averaged checkpoint (training.average) also names the run and epochs it averaged.
+            **{k: ckpt[k] for k in ("trained_by", "averaged_from") if ckpt.get(k)},
             "date": time.strftime("%Y-%m-%d", time.gmtime()),
             "epochs": ckpt.get("epoch", 0) + 1,
             "train_time_s": round(float(ckpt.get("train_time_s", 0.0))),

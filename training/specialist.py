@@ -6,8 +6,9 @@
 Copies the export's ONNX beside the card and writes `test_time_augmentation.specialist`: on the
 media the test-time views run on (photos), the engine runs it on every view too and takes its
 candidates for `classes` instead of the card's detector's. A specialist is a network of the
-card's own architecture and export (same input, normalisation and output layout) trained with
-more of those classes' data, which lost the others: it answers only for its classes.
+card's own export (same input, normalisation and output layout; its channels may differ, as
+0.9.1's `--arch deep-wide`) trained with more of those classes' data, which lost the others: it
+answers only for its classes.
 """
 from __future__ import annotations
 
