@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawFrame } from '../types.ts';
 import { sampleCrop, viewCrop } from './crop-model.ts';
-import { VIEWS, viewFrame } from './test-time.ts';
+import { VIEWS, viewAxes, viewFrame } from './test-time.ts';
 import type { View } from './test-time.ts';
 
 /** R = 3x, G = 5y, B = 7: bilinear sampling of a linear ramp is exact, so samples are known. */
@@ -62,43 +62,38 @@ describe('viewCrop', () => {
     for (let i = 0; i < data.length; i++) data[i] = (i * 7919 + ((i * i) % 251)) % 256;
     return { index: 0, timeS: 0, width, height, data };
   }
+  /** `b` in a `w` x `h` frame as `v` shows it: transposed, then mirrored (test-time.ts). */
   const mirrorBox = (
     b: { x1: number; y1: number; x2: number; y2: number },
     v: View,
     w: number,
     h: number,
   ) => {
-    const mh = v === 'flip_h' || v === 'rotate_180';
-    const mv = v === 'flip_v' || v === 'rotate_180';
+    const { t, h: mh, v: mv } = viewAxes(v);
+    const [tb, tw, th] = t ? [{ x1: b.y1, x2: b.y2, y1: b.x1, y2: b.x2 }, h, w] : [b, w, h];
     return {
-      x1: mh ? w - b.x2 : b.x1,
-      x2: mh ? w - b.x1 : b.x2,
-      y1: mv ? h - b.y2 : b.y1,
-      y2: mv ? h - b.y1 : b.y2,
+      x1: mh ? tw - tb.x2 : tb.x1,
+      x2: mh ? tw - tb.x1 : tb.x2,
+      y1: mv ? th - tb.y2 : tb.y1,
+      y2: mv ? th - tb.y1 : tb.y2,
     };
   };
 
-  it.each(VIEWS)('%s: is the crop cut from the mirrored frame around the mirrored box', (view) => {
+  it.each(VIEWS)('%s: is the crop cut from the viewed frame around the viewed box', (view) => {
     const frame = noise(40, 30);
     const per = 3 * 8 * 8;
-    // One box inside the frame, one hanging over its corner (clamped samples mirror too).
-    for (const box of [
-      { x1: 9.3, y1: 5.1, x2: 21.7, y2: 13.9 },
-      { x1: 34, y1: -3, x2: 44, y2: 6 },
-    ]) {
+    // One box inside the frame, one hanging over its corner (clamped samples mirror too), cut
+    // both as the classifier's square and as the refiner's stretched box (turns swap its sides).
+    for (const [box, shape] of [
+      [{ x1: 9.3, y1: 5.1, x2: 21.7, y2: 13.9 }, 'square'],
+      [{ x1: 34, y1: -3, x2: 44, y2: 6 }, 'square'],
+      [{ x1: 9.3, y1: 5.1, x2: 21.7, y2: 13.9 }, 'box'],
+    ] as const) {
       const out = new Float32Array(2 * per);
-      sampleCrop(frame, box, 8, 1.5, 'square', out, 0);
+      sampleCrop(frame, box, 8, 1.5, shape, out, 0);
       viewCrop(out, 0, per, 8, view);
       const expected = new Float32Array(per);
-      sampleCrop(
-        viewFrame(frame, view),
-        mirrorBox(box, view, 40, 30),
-        8,
-        1.5,
-        'square',
-        expected,
-        0,
-      );
+      sampleCrop(viewFrame(frame, view), mirrorBox(box, view, 40, 30), 8, 1.5, shape, expected, 0);
       Array.from(out.subarray(per)).forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 3));
     }
   });

@@ -8,7 +8,7 @@ import * as ort from 'onnxruntime-node';
 import { ModelError } from '../errors.ts';
 import type { RawFrame } from '../types.ts';
 import type { CropModelCard } from './model-card.ts';
-import { mirrors } from './test-time.ts';
+import { viewAxes } from './test-time.ts';
 import type { View } from './test-time.ts';
 import { LazySession, sessionOptions } from './session.ts';
 import type { DetectorSession, SessionFactory } from './session.ts';
@@ -92,8 +92,8 @@ export function sampleCrop(
 
 /**
  * Writes crop `from` of `input` as `view` shows it into crop `to` (each `3 x size x size`). A
- * mirrored crop is exactly the crop `sampleCrop` cuts from the mirrored frame around the mirrored
- * box: the sample grid is symmetric about the box's centre.
+ * mirrored or turned crop is exactly the crop `sampleCrop` cuts from the frame so viewed around
+ * the box so viewed: the sample grid is symmetric about the box's centre and its two axes.
  */
 export function viewCrop(
   input: Float32Array,
@@ -102,7 +102,7 @@ export function viewCrop(
   size: number,
   view: View,
 ): void {
-  const { h: flipX, v: flipY } = mirrors(view);
+  const { t, h: flipX, v: flipY } = viewAxes(view);
   const plane = size * size;
   for (let ch = 0; ch < 3; ch++) {
     const src = from + ch * plane;
@@ -110,7 +110,8 @@ export function viewCrop(
     for (let j = 0; j < size; j++) {
       const sj = flipY ? size - 1 - j : j;
       for (let i = 0; i < size; i++) {
-        input[dst + j * size + i] = input[src + sj * size + (flipX ? size - 1 - i : i)]!;
+        const si = flipX ? size - 1 - i : i;
+        input[dst + j * size + i] = input[src + (t ? si * size + sj : sj * size + si)]!;
       }
     }
   }

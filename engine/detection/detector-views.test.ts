@@ -9,9 +9,10 @@ import { describe, expect, it } from 'vitest';
 import type { Box, Detection, RawFrame } from '../types.ts';
 import { Detector } from './detector.ts';
 import { loadModelCard } from './model-card.ts';
-import type { ModelCard } from './model-card.ts';
+import type { ModelCard, SpecialistCard } from './model-card.ts';
 import { iou } from './nms.ts';
-import { viewFrame } from './test-time.ts';
+import { viewFrame, VIEWS } from './test-time.ts';
+import type { View } from './test-time.ts';
 import { observedSessions, recordingSessions, syntheticFrame } from './test-support.ts';
 
 const CARD = path.resolve('models/hivesight-detector.card.json');
@@ -28,6 +29,16 @@ async function cardWithViews(): Promise<ModelCard> {
       refine: true,
     },
   };
+}
+
+/** The views' card without the crop models (not view-invariant): only fused detectors remain. */
+async function detectorsOnly(): Promise<ModelCard> {
+  return { ...(await cardWithViews()), subtypeClassifier: undefined, boxRefiner: undefined };
+}
+
+/** The shipped card's specialist, run on `views`. */
+async function shippedSpecialist(views: View[]): Promise<SpecialistCard> {
+  return { ...(await loadModelCard(CARD)).testTimeAugmentation!.specialist!, views };
 }
 
 const mirrored = (b: Box, width: number): Box => ({ ...b, x: width - b.x - b.width });
@@ -104,13 +115,8 @@ describe('Detector test-time views', () => {
 
   it("takes the specialist's detections for its classes on the views' media, the card's for the rest", async () => {
     // Without the crop models only the fused detectors remain, so each part can be compared.
-    const base = {
-      ...(await cardWithViews()),
-      subtypeClassifier: undefined,
-      boxRefiner: undefined,
-    };
-    const shipped = await loadModelCard(CARD);
-    const specialist = shipped.testTimeAugmentation!.specialist!;
+    const base = await detectorsOnly();
+    const specialist = await shippedSpecialist(base.testTimeAugmentation!.views);
     expect(specialist.classes).toEqual(['hornet']);
     const withSpecialist: ModelCard = {
       ...base,
@@ -148,24 +154,74 @@ describe('Detector test-time views', () => {
     }
   });
 
-  it('sees a mirrored frame as the mirror of the frame (the views are closed under mirroring)', async () => {
-    // Without the crop models, which are not mirror-invariant, only the fused detector remains.
-    const card = {
-      ...(await cardWithViews()),
-      subtypeClassifier: undefined,
-      boxRefiner: undefined,
+  it('runs the specialist over its own views, turned frames included', async () => {
+    const base = await detectorsOnly();
+    const specialist = await shippedSpecialist(['identity', 'rotate_90']);
+    const runs: number[][] = [];
+    const detector = Detector.fromCard(
+      { ...base, testTimeAugmentation: { ...base.testTimeAugmentation!, specialist } },
+      { threads: 1, createSession: recordingSessions(runs, specialist.file) },
+    );
+    // The specialist alone over the same two views.
+    const alone = Detector.fromCard(
+      {
+        ...base,
+        file: specialist.file,
+        modelPath: specialist.modelPath,
+        testTimeAugmentation: { ...base.testTimeAugmentation!, views: specialist.views },
+      },
+      { threads: 1 },
+    );
+    try {
+      const frame = syntheticFrame(960, 544);
+      const low = { media: 'image' as const, scoreThreshold: 0.01 };
+      const found = await detector.detect(frame, 960, 544, low);
+      expect(runs).toEqual([
+        [1, 3, 544, 960],
+        [1, 3, 960, 544],
+      ]);
+      const hornets = (ds: Detection[]) =>
+        ds.filter((d) => d.cls === 'hornet').map((d) => [d.score, d.box]);
+      expect(hornets(found).length).toBeGreaterThan(0);
+      expect(hornets(found)).toEqual(hornets(await alone.detect(frame, 960, 544, low)));
+    } finally {
+      await Promise.all([detector.close(), alone.close()]);
+    }
+  });
+
+  // A frame seen through a view is the view of the frame when the card's views are closed under
+  // it: the mirrors under mirroring, all eight under turning. `back` maps a box of the viewed
+  // 960x544 frame onto the frame.
+  it.each([
+    ['flip_h', VIEWS.slice(0, 4), (b: Box) => mirrored(b, 960)],
+    // Clockwise: the turned frame's (x, y) is the frame's (y, 544 - x).
+    [
+      'rotate_90',
+      [...VIEWS],
+      (b: Box) => ({ x: b.y, y: 544 - b.x - b.width, width: b.height, height: b.width }),
+    ],
+  ] as const)('sees the frame through %s as that view of the frame', async (view, views, back) => {
+    const base = await detectorsOnly();
+    const card: ModelCard = {
+      ...base,
+      testTimeAugmentation: { ...base.testTimeAugmentation!, views: [...views] },
     };
     const detector = Detector.fromCard(card, { threads: 1 });
-    const frame = syntheticFrame(960, 544);
-    const low = { media: 'image' as const, scoreThreshold: 0.05 };
-    const found = await detector.detect(frame, 960, 544, low);
-    const flipped = await detector.detect(viewFrame(frame, 'flip_h'), 960, 544, low);
-    expect(found.length).toBeGreaterThan(2);
-    expect(flipped).toHaveLength(found.length);
-    const back = flipped.map((d) => ({ ...d, box: mirrored(d.box, 960) }));
-    expect(Math.min(...bestOverlaps(found, back))).toBeGreaterThan(0.99);
-    await detector.close();
+    try {
+      const frame = syntheticFrame(960, 544);
+      const seen = viewFrame(frame, view);
+      const low = { media: 'image' as const, scoreThreshold: 0.05 };
+      const found = await detector.detect(frame, 960, 544, low);
+      const viewed = await detector.detect(seen, seen.width, seen.height, low);
+      expect(found.length).toBeGreaterThan(2);
+      expect(viewed).toHaveLength(found.length);
+      const mapped = viewed.map((d) => ({ ...d, box: back(d.box) }));
+      expect(Math.min(...bestOverlaps(found, mapped))).toBeGreaterThan(0.99);
+    } finally {
+      await detector.close();
+    }
   });
+
   it('types photos with the classifier the views swap in, cropping it from the detail frame', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'hivesight-detail-'));
     const base = await cardWithViews();

@@ -195,12 +195,7 @@ export class Detector {
       throw new RangeError(`Invalid source size ${sourceWidth}x${sourceHeight}`);
     }
     if (options.detailFrame) checkFrame(options.detailFrame, 'Detail frame');
-    const { width: W, height: H, dynamic, stride } = this.card.input;
-    const tw = dynamic ? Math.ceil(w / stride) * stride : W;
-    const th = dynamic ? Math.ceil(h / stride) * stride : H;
-    if (!dynamic && (w > W || h > H)) {
-      throw new RangeError(`Frame ${w}x${h} is larger than the model input ${W}x${H}`);
-    }
+    const { tw, th } = this.paddedSize(w, h);
     const session = await this.lazy.get();
     const run = this.queue.then(async () => {
       const thresholds = this.thresholds(options);
@@ -208,7 +203,7 @@ export class Detector {
       const views = testTime?.views ?? ['identity'];
       const candidates =
         views.length > 1
-          ? await this.fusedCandidates(session, frame, { tw, th, thresholds, views })
+          ? await this.fusedCandidates(session, frame, { thresholds, views })
           : await this.candidates(session, frame, tw, th, thresholds);
       const sx = sourceWidth / w;
       const sy = sourceHeight / h;
@@ -280,41 +275,62 @@ export class Detector {
   }
 
   /**
-   * Every view decoded at the card's floor, mapped back onto the frame and fused; a view's
-   * candidates of the specialist's classes are the specialist's, when the card names one.
+   * Every view decoded at the card's floor, mapped back onto the frame and fused; candidates of
+   * the specialist's classes are the specialist's, fused over its own views, when the card
+   * names one.
    */
   private async fusedCandidates(
     session: DetectorSession,
     frame: RawFrame,
-    at: { tw: number; th: number; thresholds: Float32Array; views: readonly View[] },
+    at: { thresholds: Float32Array; views: readonly View[] },
   ): Promise<Candidates> {
-    const { tw, th, thresholds, views } = at;
-    const floor = this.card.testTimeAugmentation!.floor;
-    const low = thresholds.map((t) => Math.min(t, floor));
-    const specialist = this.specialist && {
-      session: await this.specialist.lazy.get(),
-      channels: this.specialist.channels,
-    };
-    const decoded: Candidates[] = [];
-    for (const view of views) {
-      const seen = viewFrame(frame, view);
-      let c = await this.candidates(session, seen, tw, th, low);
-      if (specialist) {
-        const theirs = await this.candidates(specialist.session, seen, tw, th, low);
-        c = takeChannels(c, theirs, specialist.channels, this.mergedChannels.length);
-      }
-      unviewCandidates(c, view, frame.width, frame.height);
-      decoded.push(c);
-    }
+    const { thresholds, views } = at;
+    const tta = this.card.testTimeAugmentation!;
+    const low = thresholds.map((t) => Math.min(t, tta.floor));
     // The adapter keeps a merged honeybee at the lowest of its channels' thresholds.
     const merged = this.mergedChannels;
     const mergedThreshold = Math.min(...merged.map((c) => thresholds[c]!));
-    return fuseViews(decoded, {
-      matchIou: this.card.testTimeAugmentation!.matchIou,
-      thresholdOf: (channel) =>
-        merged.length > 0 && channel === merged[0] ? mergedThreshold : thresholds[channel]!,
-      groupSize: merged.length,
-    });
+    const fuse = (s: DetectorSession, over: readonly View[]) =>
+      this.viewedCandidates(s, frame, over, low).then((decoded) =>
+        fuseViews(decoded, {
+          matchIou: tta.matchIou,
+          thresholdOf: (channel) =>
+            merged.length > 0 && channel === merged[0] ? mergedThreshold : thresholds[channel]!,
+          groupSize: merged.length,
+        }),
+      );
+    const own = await fuse(session, views);
+    if (!this.specialist) return own;
+    const theirs = await fuse(await this.specialist.lazy.get(), tta.specialist!.views);
+    return takeChannels(own, theirs, this.specialist.channels, merged.length);
+  }
+
+  /** Each view's candidates, decoded at `low` and mapped back onto the frame. */
+  private async viewedCandidates(
+    session: DetectorSession,
+    frame: RawFrame,
+    views: readonly View[],
+    low: Float32Array,
+  ): Promise<Candidates[]> {
+    const decoded: Candidates[] = [];
+    for (const view of views) {
+      const seen = viewFrame(frame, view);
+      const { tw, th } = this.paddedSize(seen.width, seen.height);
+      const c = await this.candidates(session, seen, tw, th, low);
+      unviewCandidates(c, view, frame.width, frame.height);
+      decoded.push(c);
+    }
+    return decoded;
+  }
+
+  /** The model input a `w` x `h` frame is padded to: the next stride multiple, or the fixed size. */
+  private paddedSize(w: number, h: number): { tw: number; th: number } {
+    const { width: W, height: H, dynamic, stride } = this.card.input;
+    if (dynamic) return { tw: Math.ceil(w / stride) * stride, th: Math.ceil(h / stride) * stride };
+    if (w > W || h > H) {
+      throw new RangeError(`Frame ${w}x${h} is larger than the model input ${W}x${H}`);
+    }
+    return { tw: W, th: H };
   }
 
   private thresholds(options: DetectOptions): Float32Array {

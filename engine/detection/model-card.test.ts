@@ -329,6 +329,23 @@ describe('validateModelCard', () => {
         test_time_augmentation: { ...section, views: ['identity', 'identity'] },
       }),
     ).toContain('test_time_augmentation.views must be a non-empty array of distinct');
+    // A turned frame swaps its sides: a fixed oblong input cannot take it, a square one can.
+    const turned = {
+      ...section,
+      views: ['identity', 'rotate_90'],
+      crop_views: ['identity', 'transpose'],
+    };
+    const fixed = (width: number) => ({ ...good().input, dynamic: false, width, height: 544 });
+    expect(problems({ ...good(), input: fixed(960), test_time_augmentation: turned })).toContain(
+      'test_time_augmentation.views may turn the frame (transpose, rotate_90, rotate_270, transverse) only for a dynamic or square input',
+    );
+    for (const input of [fixed(544), good().input]) {
+      const card = validateModelCard(
+        { ...good(), input, test_time_augmentation: turned },
+        '/x/m.card.json',
+      );
+      expect(card.testTimeAugmentation?.views).toEqual(['identity', 'rotate_90']);
+    }
   });
 
   it('reads a subtype classifier the test-time views swap in, and where detail crops may go', async () => {
@@ -418,7 +435,19 @@ describe('validateModelCard', () => {
       file: 'hornets.onnx',
       modelPath: path.resolve('/x/hornets.onnx'),
       classes: ['hornet'],
+      views: ['identity'],
     });
+    const own = validateModelCard(
+      {
+        ...good(),
+        test_time_augmentation: {
+          ...tta,
+          specialist: { file: 'h.onnx', classes: ['hornet'], views: ['identity', 'rotate_90'] },
+        },
+      },
+      '/x/m.card.json',
+    );
+    expect(own.testTimeAugmentation?.specialist?.views).toEqual(['identity', 'rotate_90']);
     // The classifier splits one honeybee score among its classes: a specialist cannot own one.
     const split = problems({
       ...good(),
@@ -428,11 +457,15 @@ describe('validateModelCard', () => {
     expect(split).toContain('test_time_augmentation.specialist.classes must be a non-empty array');
     const message = problems({
       ...good(),
-      test_time_augmentation: { ...tta, specialist: { file: 'h.txt', classes: ['wasp'] } },
+      test_time_augmentation: {
+        ...tta,
+        specialist: { file: 'h.txt', classes: ['wasp'], views: ['flip_h', 'identity'] },
+      },
     });
     for (const field of [
       'test_time_augmentation.specialist.file must name an .onnx file',
       'test_time_augmentation.specialist.classes must be a non-empty array of distinct values from the detector classes',
+      'test_time_augmentation.specialist.views must start with "identity"',
     ]) {
       expect(message).toContain(field);
     }

@@ -9,7 +9,7 @@ import { isProductClass, PRODUCT_CLASSES } from '../types.ts';
 import type { MediaKind, ProductClass } from '../types.ts';
 import { OUTPUT_FORMATS } from './adapters/index.ts';
 import type { CropShape } from './crop-model.ts';
-import { isView, VIEWS } from './test-time.ts';
+import { isView, viewAxes, VIEWS } from './test-time.ts';
 import type { View } from './test-time.ts';
 
 export interface ModelCard {
@@ -50,7 +50,7 @@ export interface ModelCard {
    * (after the subtype classifier, which crops around the detector's own boxes).
    */
   boxRefiner?: BoxRefinerCard;
-  /** Mirrored views the detector also runs, and fuses, on the media named (test-time.ts). */
+  /** Mirrored or turned views the detector also runs, and fuses, on the media named (test-time.ts). */
   testTimeAugmentation?: TestTimeAugmentationCard;
   /** Absolute path of the card file. */
   cardPath: string;
@@ -141,7 +141,7 @@ export interface TestTimeAugmentationCard {
    */
   subtypeClassifier?: SubtypeClassifierCard;
   /**
-   * A second detector run on the same views whose candidates replace the card's own for its
+   * A second detector run on the views whose candidates replace the card's own for its
    * `classes`: a network trained with more of those classes' data that lost the others, so it
    * answers only for them (photos can pay for two passes per view; video frames cannot). It is
    * read exactly as the card's detector is (input, normalisation, output format, thresholds).
@@ -156,6 +156,11 @@ export interface SpecialistCard {
   modelPath: string;
   /** Detector classes whose candidates it supplies; never the honeybee classes a classifier splits. */
   classes: ProductClass[];
+  /**
+   * The views it runs on, its candidates fused over them (default: the card's `views`). It
+   * answers for few classes, so photos can pay for more of its views than of the detector's.
+   */
+  views: View[];
 }
 
 /** The card for `p`: the path itself for `.json`, `NAME.card.json` beside `NAME.onnx`. */
@@ -259,6 +264,18 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
   const viewList = (v: unknown, field: string): View[] => {
     const views = list(v, field, isView, VIEWS.join(', '));
     if (views.length > 0 && views[0] !== 'identity') bad(field, 'must start with "identity"');
+    return views;
+  };
+  /** A detector's views: a turned frame swaps its sides, which a fixed oblong input cannot take. */
+  const frameViews = (v: unknown, field: string): View[] => {
+    const views = viewList(v, field);
+    const { dynamic, width, height } = card.input;
+    if (!dynamic && width !== height && views.some((view) => viewAxes(view).t)) {
+      bad(
+        field,
+        'may turn the frame (transpose, rotate_90, rotate_270, transverse) only for a dynamic or square input',
+      );
+    }
     return views;
   };
   /** A model's `file` field: an .onnx file named relative to the card, and its absolute path. */
@@ -472,7 +489,7 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     const tta = obj(root.test_time_augmentation, 'test_time_augmentation');
     const f = (k: string) => `test_time_augmentation.${k}`;
     card.testTimeAugmentation = {
-      views: viewList(tta.views, f('views')),
+      views: frameViews(tta.views, f('views')),
       cropViews:
         tta.crop_views === undefined ? ['identity'] : viewList(tta.crop_views, f('crop_views')),
       media: list(
@@ -516,6 +533,10 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
       card.testTimeAugmentation.specialist = {
         ...onnxFile(sp.file, f('specialist.file')),
         classes: own,
+        views:
+          sp.views === undefined
+            ? card.testTimeAugmentation.views
+            : frameViews(sp.views, f('specialist.views')),
       };
     }
     if (typeof tta.selection === 'string') card.testTimeAugmentation.selection = tta.selection;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawFrame } from '../types.ts';
 import type { Candidates } from './adapters/index.ts';
-import { fuseViews, takeChannels, unviewCandidates, viewFrame } from './test-time.ts';
+import { fuseViews, takeChannels, unviewCandidates, viewFrame, VIEWS } from './test-time.ts';
 
 /** A 3x2 frame whose pixel (x, y) holds R = 10x + y. */
 const frame: RawFrame = {
@@ -46,6 +46,20 @@ describe('viewFrame', () => {
     expect(viewFrame(frame, 'flip_h').data[1]).toBe(7);
     expect(red(frame)).toEqual([0, 10, 20, 1, 11, 21]);
   });
+
+  it('turns pixels, swapping the sides', () => {
+    for (const [view, expected] of [
+      ['transpose', [0, 1, 10, 11, 20, 21]],
+      ['rotate_90', [1, 0, 11, 10, 21, 20]],
+      ['rotate_270', [20, 21, 10, 11, 0, 1]],
+      ['transverse', [21, 20, 11, 10, 1, 0]],
+    ] as const) {
+      const seen = viewFrame(frame, view);
+      expect([seen.width, seen.height]).toEqual([2, 3]);
+      expect(red(seen)).toEqual(expected);
+      expect(seen.data[4]).toBe(7);
+    }
+  });
 });
 
 describe('unviewCandidates', () => {
@@ -61,6 +75,20 @@ describe('unviewCandidates', () => {
       expect(boxes(c)).toEqual([expected]);
     }
   });
+
+  it.each(VIEWS)(
+    '%s: maps the box around a pixel in the view back around it in the frame',
+    (view) => {
+      const wide: RawFrame = { index: 0, timeS: 0, width: 7, height: 4, data: new Uint8Array(84) };
+      wide.data[(1 * 7 + 5) * 3] = 255;
+      const seen = viewFrame(wide, view);
+      const at = seen.data.indexOf(255) / 3;
+      const [x, y] = [at % seen.width, Math.floor(at / seen.width)];
+      const c = candidates([{ box: [x, y, x + 1, y + 1], score: 1 }]);
+      unviewCandidates(c, view, 7, 4);
+      expect(boxes(c)).toEqual([[5, 1, 6, 2]]);
+    },
+  );
 });
 
 describe('takeChannels', () => {

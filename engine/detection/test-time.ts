@@ -1,6 +1,6 @@
 /**
- * Test-time augmentation: the detector looks at a frame as it is and mirrored, and the views'
- * candidates are fused. A mirrored bee is still a bee (training flipped and turned every patch),
+ * Test-time augmentation: the detector looks at a frame as it is and mirrored or turned, and the
+ * views' candidates are fused. A mirrored bee is still a bee (training flipped and turned every patch),
  * but the network's errors on the two views are partly independent, so the averaged box sits
  * closer to the insect and a peak seen in one view only loses half its score.
  */
@@ -8,25 +8,63 @@ import type { RawFrame } from '../types.ts';
 import type { Candidates } from './adapters/index.ts';
 import { CandidateBuffer } from './adapters/candidates.ts';
 
-export const VIEWS = ['identity', 'flip_h', 'flip_v', 'rotate_180'] as const;
+export const VIEWS = [
+  'identity',
+  'flip_h',
+  'flip_v',
+  'rotate_180',
+  'transpose',
+  'rotate_90',
+  'rotate_270',
+  'transverse',
+] as const;
 export type View = (typeof VIEWS)[number];
 
 export function isView(v: unknown): v is View {
   return (VIEWS as readonly unknown[]).includes(v);
 }
 
-/** Which axes `view` mirrors: `h` left-right, `v` top-bottom. */
-export const mirrors = (view: View) => ({
-  h: view === 'flip_h' || view === 'rotate_180',
-  v: view === 'flip_v' || view === 'rotate_180',
-});
+/**
+ * How `view` shows a frame: transposed (`t`: x and y swapped) first, then mirrored left-right
+ * (`h`) and/or top-bottom (`v`). The eight views are the square's symmetries: `rotate_90` turns
+ * the frame clockwise.
+ */
+export const viewAxes = (view: View) => {
+  const t =
+    view === 'transpose' || view === 'rotate_90' || view === 'rotate_270' || view === 'transverse';
+  return {
+    t,
+    h: view === 'flip_h' || view === 'rotate_180' || view === 'rotate_90' || view === 'transverse',
+    v: view === 'flip_v' || view === 'rotate_180' || view === 'rotate_270' || view === 'transverse',
+  };
+};
+
+/** The size of a `width` x `height` frame as `view` shows it. */
+export function viewSize(view: View, width: number, height: number) {
+  return viewAxes(view).t ? { width: height, height: width } : { width, height };
+}
 
 /** The frame as `view` shows it (a copy; the identity view is the frame itself). */
 export function viewFrame(frame: RawFrame, view: View): RawFrame {
   if (view === 'identity') return frame;
   const { width: w, height: h, data } = frame;
-  const { h: mh, v: mv } = mirrors(view);
+  const { t, h: mh, v: mv } = viewAxes(view);
   const out = new Uint8Array(data.length);
+  if (t) {
+    // View pixel (x, y) is the transposed frame's (mirrored back), i.e. the frame's (y, x).
+    const vw = h;
+    const vh = w;
+    for (let y = 0; y < vh; y++) {
+      const fx = mv ? vh - 1 - y : y;
+      for (let x = 0, d = y * vw * 3; x < vw; x++, d += 3) {
+        const s = ((mh ? vw - 1 - x : x) * w + fx) * 3;
+        out[d] = data[s]!;
+        out[d + 1] = data[s + 1]!;
+        out[d + 2] = data[s + 2]!;
+      }
+    }
+    return { ...frame, width: vw, height: vh, data: out };
+  }
   for (let y = 0; y < h; y++) {
     const src = (mv ? h - 1 - y : y) * w * 3;
     const dst = y * w * 3;
@@ -49,18 +87,26 @@ export function viewFrame(frame: RawFrame, view: View): RawFrame {
  * which the detector clips like any other box.
  */
 export function unviewCandidates(c: Candidates, view: View, width: number, height: number): void {
-  const { h: mh, v: mv } = mirrors(view);
+  const { t, h: mh, v: mv } = viewAxes(view);
+  const { width: vw, height: vh } = viewSize(view, width, height);
   const b = c.boxes;
   for (let i = 0; i < c.count; i++) {
     if (mh) {
       const x1 = b[i * 4]!;
-      b[i * 4] = width - b[i * 4 + 2]!;
-      b[i * 4 + 2] = width - x1;
+      b[i * 4] = vw - b[i * 4 + 2]!;
+      b[i * 4 + 2] = vw - x1;
     }
     if (mv) {
       const y1 = b[i * 4 + 1]!;
-      b[i * 4 + 1] = height - b[i * 4 + 3]!;
-      b[i * 4 + 3] = height - y1;
+      b[i * 4 + 1] = vh - b[i * 4 + 3]!;
+      b[i * 4 + 3] = vh - y1;
+    }
+    if (t) {
+      const [x1, y1, x2, y2] = [b[i * 4]!, b[i * 4 + 1]!, b[i * 4 + 2]!, b[i * 4 + 3]!];
+      b[i * 4] = y1;
+      b[i * 4 + 1] = x1;
+      b[i * 4 + 2] = y2;
+      b[i * 4 + 3] = x2;
     }
   }
 }
