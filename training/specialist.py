@@ -1,11 +1,13 @@
 """Name an exported detector as the card's test-time specialist for some classes.
 
     python -m training.specialist --export tmp/bhmix-export/ --classes hornet \
-        --file hivesight-hornet.onnx --card models/hivesight-detector.card.json
+        --file hivesight-hornet.onnx --card models/hivesight-detector.card.json \
+        [--views identity,flip_h,flip_v,rotate_180]
 
 Copies the export's ONNX beside the card and writes `test_time_augmentation.specialist`: on the
-media the test-time views run on (photos), the engine runs it on every view too and takes its
-candidates for `classes` instead of the card's detector's. A specialist is a network of the
+media the test-time views run on (photos), the engine runs it on its own views (`--views`;
+default the card's) and takes its fused candidates for `classes` instead of the card's
+detector's. A specialist is a network of the
 card's own export (same input, normalisation and output layout; its channels may differ, as
 0.9.1's `--arch deep-wide`) trained with more of those classes' data, which lost the others: it
 answers only for its classes.
@@ -24,6 +26,8 @@ def main() -> None:
     ap.add_argument("--classes", required=True, help="detector classes, e.g. hornet")
     ap.add_argument("--file", default="hivesight-hornet.onnx", help="its file name beside the card")
     ap.add_argument("--card", type=Path, default=Path("models/hivesight-detector.card.json"))
+    ap.add_argument("--views", default="", help="its own test-time views, identity first "
+                    "(engine/detection/test-time.ts); default: the card's views")
     a = ap.parse_args()
     card = json.loads(a.card.read_text())
     theirs = json.loads((a.export / "hivesight-detector.card.json").read_text())
@@ -42,10 +46,14 @@ def main() -> None:
     tta = card.get("test_time_augmentation")
     if not tta:
         raise SystemExit(f"{a.card} has no test_time_augmentation: a specialist runs on its views")
+    views = [v for v in a.views.split(",") if v]
+    if views and views[0] != "identity":
+        raise SystemExit("--views: the first view must be identity")
     shutil.copy(a.export / theirs["file"], a.card.parent / a.file)
     tta["specialist"] = {
         "file": a.file,
         "classes": classes,
+        **({"views": views} if views else {}),
         "training": theirs.get("training", {}),
         "metrics": {"training_val": theirs.get("metrics", {}).get("training_val", {})},
     }
