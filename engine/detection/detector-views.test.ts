@@ -158,8 +158,12 @@ describe('Detector test-time views', () => {
     const base = await detectorsOnly();
     const specialist = await shippedSpecialist(['identity', 'rotate_90']);
     const runs: number[][] = [];
+    // The detector itself on one view: the specialist still runs on its two.
     const detector = Detector.fromCard(
-      { ...base, testTimeAugmentation: { ...base.testTimeAugmentation!, specialist } },
+      {
+        ...base,
+        testTimeAugmentation: { ...base.testTimeAugmentation!, views: ['identity'], specialist },
+      },
       { threads: 1, createSession: recordingSessions(runs, specialist.file) },
     );
     // The specialist alone over the same two views.

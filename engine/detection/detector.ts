@@ -201,8 +201,9 @@ export class Detector {
       const thresholds = this.thresholds(options);
       const testTime = this.testTimeFor(options.media);
       const views = testTime?.views ?? ['identity'];
+      // A specialist runs on its own views, even beside a single view of the detector's.
       const candidates =
-        views.length > 1
+        views.length > 1 || testTime?.specialist
           ? await this.fusedCandidates(session, frame, { thresholds, views })
           : await this.candidates(session, frame, tw, th, thresholds);
       const sx = sourceWidth / w;
