@@ -291,19 +291,29 @@ export class Detector {
     // The adapter keeps a merged honeybee at the lowest of its channels' thresholds.
     const merged = this.mergedChannels;
     const mergedThreshold = Math.min(...merged.map((c) => thresholds[c]!));
-    const fuse = (s: DetectorSession, over: readonly View[]) =>
+    const thresholdOf = (channel: number) =>
+      merged.length > 0 && channel === merged[0] ? mergedThreshold : thresholds[channel]!;
+    // Each network's candidates are fused only on the channels it answers for: fuseViews skips
+    // a candidate below its threshold, so the other's channels cost no matching.
+    const fuse = (
+      s: DetectorSession,
+      over: readonly View[],
+      answers: (channel: number) => boolean,
+    ) =>
       this.viewedCandidates(s, frame, over, low).then((decoded) =>
         fuseViews(decoded, {
           matchIou: tta.matchIou,
-          thresholdOf: (channel) =>
-            merged.length > 0 && channel === merged[0] ? mergedThreshold : thresholds[channel]!,
+          thresholdOf: (channel) => (answers(channel) ? thresholdOf(channel) : Infinity),
           groupSize: merged.length,
         }),
       );
-    const own = await fuse(session, views);
-    if (!this.specialist) return own;
-    const theirs = await fuse(await this.specialist.lazy.get(), tta.specialist!.views);
-    return takeChannels(own, theirs, this.specialist.channels, merged.length);
+    const specialist = this.specialist;
+    const own = await fuse(session, views, (channel) => !specialist?.channels.has(channel));
+    if (!specialist) return own;
+    const theirs = await fuse(await specialist.lazy.get(), tta.specialist!.views, (channel) =>
+      specialist.channels.has(channel),
+    );
+    return takeChannels(own, theirs, specialist.channels, merged.length);
   }
 
   /** Each view's candidates, decoded at `low` and mapped back onto the frame. */

@@ -40,7 +40,7 @@ export const viewAxes = (view: View) => {
 };
 
 /** The size of a `width` x `height` frame as `view` shows it. */
-export function viewSize(view: View, width: number, height: number) {
+function viewSize(view: View, width: number, height: number) {
   return viewAxes(view).t ? { width: height, height: width } : { width, height };
 }
 
@@ -52,8 +52,7 @@ export function viewFrame(frame: RawFrame, view: View): RawFrame {
   const out = new Uint8Array(data.length);
   if (t) {
     // View pixel (x, y) is the transposed frame's (mirrored back), i.e. the frame's (y, x).
-    const vw = h;
-    const vh = w;
+    const { width: vw, height: vh } = viewSize(view, w, h);
     for (let y = 0; y < vh; y++) {
       const fx = mv ? vh - 1 - y : y;
       for (let x = 0, d = y * vw * 3; x < vw; x++, d += 3) {
