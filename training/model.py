@@ -48,7 +48,10 @@ WIDE: dict[str, tuple[int, ...]] = {"width": (16, 32, 72, 144, 192), "neck": (96
 # and runs on photos alone, so it can afford more channels where they are cheap: the stride-16/32
 # stages and the neck's top (+70 % parameters, ~+18 % time at 448x448 against WIDE).
 DEEP_WIDE: dict[str, tuple[int, ...]] = {"width": (16, 32, 96, 192, 256), "neck": (128, 80, 48)}
-ARCHS = {"small": SMALL, "wide": WIDE, "deep-wide": DEEP_WIDE}
+# DEEP_WIDE also widened at stride 4/8, where small and clustered insects are found (~+27 % time
+# against DEEP_WIDE). Tried as the hornet specialist after 0.9.2: no better (training/README.md).
+S4_WIDE: dict[str, tuple[int, ...]] = {"width": (16, 48, 96, 192, 256), "neck": (128, 96, 64)}
+ARCHS = {"small": SMALL, "wide": WIDE, "deep-wide": DEEP_WIDE, "s4-wide": S4_WIDE}
 
 
 class Detector(nn.Module):
