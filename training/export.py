@@ -49,10 +49,15 @@ def fold_bn(net: nn.Module) -> nn.Module:
 
 
 def export_onnx(net: Detector, path: Path) -> None:
-    model = ExportModel(fold_bn(net)).eval()
+    export_decoding(ExportModel(fold_bn(net)).eval(), ExportModel(copy.deepcopy(net).eval()), path)
+
+
+def export_decoding(model: nn.Module, reference: nn.Module, path: Path) -> None:
+    """Export `model` (images -> the card's `detections` layout) with dynamic H/W, checked
+    against what `reference` answers in torch."""
     x = torch.rand(1, 3, 544, 960)
     with torch.no_grad():
-        ref = ExportModel(copy.deepcopy(net).eval())(x).numpy()
+        ref = reference(x).numpy()
     # The legacy exporter mutates modules it traces, so export a throwaway copy.
     torch.onnx.export(copy.deepcopy(model), (x,), str(path), input_names=["images"], output_names=["detections"],
                       opset_version=17, dynamo=False,
