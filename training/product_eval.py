@@ -8,6 +8,8 @@ and optionally write the numbers into a model card under `metrics.product_eval`.
     python -m training.product_eval --detector tmp/run-export/hivesight-detector.onnx [--one-view]
     # a candidate for the photos' specialist (card test_time_augmentation.specialist)
     python -m training.product_eval --specialist tmp/run-export/hivesight-detector.onnx
+    # a candidate for the photos' own detector (test_time_augmentation.detector) and its score
+    python -m training.product_eval --photo-detector tmp/run-export/hivesight-detector.onnx [--photo-score 0.225]
 
 Datasets: the hive-entrance validation split (hard-link view from make_eval_view),
 bees-hornets/valid, the whole pollen-crops folder (what tests/e2e/model-accuracy.test.ts gates;
@@ -57,10 +59,12 @@ def summarise(rep: dict[str, Any]) -> dict[str, Any]:
 
 
 def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path,
-                   specialist: Path | None = None) -> Path:
-    """A copy of the card's folder in `into`, the detector's ONNX swapped for `detector` (and the
-    photos' specialist for `specialist`) and, for `one_view`, the photo-only test-time section
-    dropped (photos are then seen as video frames)."""
+                   specialist: Path | None = None, photo_detector: Path | None = None,
+                   photo_score: float | None = None) -> Path:
+    """A copy of the card's folder in `into`, the detector's ONNX swapped for `detector` (the
+    photos' specialist for `specialist`, the photos' own detector for `photo_detector`, its score
+    for `photo_score`) and, for `one_view`, the photo-only test-time section dropped (photos are
+    then seen as video frames)."""
     for f in card.parent.iterdir():
         if f.suffix == ".onnx":
             shutil.copy(f, into / f.name)
@@ -72,6 +76,15 @@ def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path
         if named is None:
             raise SystemExit(f"--specialist: {card} names no test_time_augmentation.specialist")
         shutil.copy(specialist, into / named["file"])
+    if photo_detector is not None or photo_score is not None:
+        named = data.get("test_time_augmentation", {}).get("detector")
+        if named is None:
+            raise SystemExit(f"--photo-detector / --photo-score: {card} names no "
+                             "test_time_augmentation.detector")
+        if photo_detector is not None:
+            shutil.copy(photo_detector, into / named["file"])
+        if photo_score is not None:
+            named["score"] = photo_score
     if one_view:
         data.pop("test_time_augmentation", None)
     out = into / card.name
@@ -91,13 +104,17 @@ def main() -> None:
                     help="this detector ONNX in the card's place (in a copy; the card stays)")
     ap.add_argument("--specialist", type=Path, default=None,
                     help="this ONNX in the place of the card's photo specialist (in a copy)")
+    ap.add_argument("--photo-detector", type=Path, default=None,
+                    help="this ONNX in the place of the card's photo detector (in a copy)")
+    ap.add_argument("--photo-score", type=float, default=None,
+                    help="this default score for the card's photo detector (in a copy)")
     ap.add_argument("--one-view", action="store_true",
                     help="as video frames: no test-time views, detail classifier, crop views")
     a = ap.parse_args()
-    swapped = a.detector is not None or a.specialist is not None
+    swapped = any(x is not None for x in (a.detector, a.specialist, a.photo_detector, a.photo_score))
     if (swapped or a.one_view) and a.write:
-        raise SystemExit("--write records the card's own models; "
-                         "drop --detector / --specialist / --one-view")
+        raise SystemExit("--write records the card's own models; drop --detector / --specialist / "
+                         "--photo-detector / --photo-score / --one-view")
     hive_view, crop_view = a.views / "hive-entrance-val", a.views / "pollen-crops-val"
     build(a.data, hive_view, None)
     build_crops(a.data, crop_view)
@@ -112,7 +129,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="hivesight-candidate-") as scratch:
         card = a.card.resolve()
         if swapped or a.one_view:
-            card = candidate_card(card, a.detector, a.one_view, Path(scratch), a.specialist)
+            card = candidate_card(card, a.detector, a.one_view, Path(scratch), a.specialist,
+                                  a.photo_detector, a.photo_score)
         raw = {k: run_eval(v, card, a.threads) for k, v in sets.items()}
     for k, v in raw.items():
         print(k, f"({v['_seconds']} s):", json.dumps(summarise(v)))

@@ -20,6 +20,16 @@ import shutil
 from pathlib import Path
 
 
+def check_same_reading(card: dict, theirs: dict) -> None:
+    """The engine reads a second network of the card with the card's own input, normalisation and
+    output sections: an export that differs in them cannot take its place."""
+    for key in ("input", "normalization", "output"):
+        mine = {k: v for k, v in card[key].items() if k not in ("sizing", "selection")}
+        other = {k: v for k, v in theirs[key].items() if k not in ("sizing", "selection")}
+        if mine != other:
+            raise SystemExit(f"the export's {key} differs from the card's: it must read the same")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--export", type=Path, required=True, help="folder from training.export")
@@ -38,11 +48,7 @@ def main() -> None:
     for c in classes:
         if c not in card["classes"] or c in split:
             raise SystemExit(f"--classes: {c!r} is not a detector class outside the honeybee group")
-    for key in ("input", "normalization", "output"):
-        mine = {k: v for k, v in card[key].items() if k not in ("sizing", "selection")}
-        other = {k: v for k, v in theirs[key].items() if k not in ("sizing", "selection")}
-        if mine != other:
-            raise SystemExit(f"the export's {key} differs from the card's: it must read the same")
+    check_same_reading(card, theirs)
     tta = card.get("test_time_augmentation")
     if not tta:
         raise SystemExit(f"{a.card} has no test_time_augmentation: a specialist runs on its views")

@@ -193,6 +193,53 @@ describe('Detector test-time views', () => {
     }
   });
 
+  it("runs the test-time detector in the card's place on the views' media, at its own score", async () => {
+    const base = await detectorsOnly();
+    // Another network with the card's input and output: the shipped hornet specialist.
+    const other = await shippedSpecialist(['identity']);
+    const views: View[] = ['identity', 'flip_h'];
+    const inPlace = { file: other.file, modelPath: other.modelPath, score: 0.01 };
+    const tta = { ...base.testTimeAugmentation!, views };
+    const used: string[] = [];
+    const detector = Detector.fromCard(
+      { ...base, testTimeAugmentation: { ...tta, detector: inPlace } },
+      { threads: 1, createSession: observedSessions((p) => used.push(path.basename(p))) },
+    );
+    // That network as the card's own detector at that score, and the card's alone.
+    const alone = Detector.fromCard(
+      {
+        ...base,
+        file: other.file,
+        modelPath: other.modelPath,
+        thresholds: { ...base.thresholds, score: inPlace.score },
+        testTimeAugmentation: tta,
+      },
+      { threads: 1 },
+    );
+    const own = Detector.fromCard({ ...base, testTimeAugmentation: tta }, { threads: 1 });
+    try {
+      const frame = syntheticFrame(960, 544);
+      const photo = await detector.detect(frame, 960, 544, { media: 'image' });
+      expect(used).toEqual([other.file, other.file]); // once per view
+      const video = await detector.detect(frame, 960, 544, { media: 'video' });
+      expect(used.slice(2)).toEqual([base.file]);
+      expect(photo.length).toBeGreaterThan(0);
+      expect(photo).toEqual(await alone.detect(frame, 960, 544, { media: 'image' }));
+      expect(video).toEqual(await own.detect(frame, 960, 544, { media: 'video' }));
+      expect(photo).not.toEqual(await own.detect(frame, 960, 544, { media: 'image' }));
+      // Its score replaces the card's where no per-class threshold is set, on its media only.
+      const perClass = base.thresholds.per_class ?? {};
+      expect(detector.scoreThresholds('image')).toEqual({ score: 0.01, perClass });
+      expect(detector.scoreThresholds('video')).toEqual({ score: base.thresholds.score, perClass });
+      expect(detector.scoreThresholds()).toEqual({ score: base.thresholds.score, perClass });
+      for (const d of photo) expect(d.score).toBeGreaterThanOrEqual(perClass[d.cls] ?? 0.01);
+      // The synthetic bees score under the card's own threshold: only its score keeps them.
+      expect(photo.some((d) => d.score < base.thresholds.score)).toBe(true);
+    } finally {
+      await Promise.all([detector.close(), alone.close(), own.close()]);
+    }
+  });
+
   // A frame seen through a view is the view of the frame when the card's views are closed under
   // it: the mirrors under mirroring, all eight under turning. `back` maps a box of the viewed
   // 960x544 frame onto the frame.

@@ -5,7 +5,7 @@
  */
 import * as ort from 'onnxruntime-node';
 import { ModelError } from '../errors.ts';
-import type { Box, Detection, MediaKind, ModelIdentity, RawFrame } from '../types.ts';
+import type { Box, Detection, MediaKind, ModelIdentity, ProductClass, RawFrame } from '../types.ts';
 import { adapterFor } from './adapters/index.ts';
 import type { Candidates, OutputAdapter } from './adapters/index.ts';
 import { makeDetection } from './detection.ts';
@@ -68,6 +68,8 @@ export class Detector {
    */
   private readonly mergedChannels: number[] = [];
   private readonly lazy = new LazySession(() => this.openSession(this.card.modelPath));
+  /** The detector the test-time views run in the card's place on their media, when named. */
+  private readonly testTimeDetector: LazySession | undefined;
   /** The test-time views' specialist detector and the channels it answers for, when named. */
   private readonly specialist: { lazy: LazySession; channels: ReadonlySet<number> } | undefined;
   private buffers = new Map<string, Float32Array>();
@@ -97,6 +99,8 @@ export class Detector {
     }
     const swapped = card.testTimeAugmentation?.subtypeClassifier;
     if (swapped) this.testTimeSubtype = new SubtypeClassifier(swapped, threads, this.createSession);
+    const inPlace = card.testTimeAugmentation?.detector;
+    if (inPlace) this.testTimeDetector = new LazySession(() => this.openSession(inPlace.modelPath));
     const specialist = card.testTimeAugmentation?.specialist;
     if (specialist) {
       this.specialist = {
@@ -172,6 +176,7 @@ export class Detector {
     await this.subtype?.load();
     await this.testTimeSubtype?.load();
     await this.specialist?.lazy.get();
+    await this.testTimeDetector?.get();
   }
 
   async close(): Promise<void> {
@@ -181,6 +186,7 @@ export class Detector {
     await this.subtype?.close();
     await this.testTimeSubtype?.close();
     await this.specialist?.lazy.release();
+    await this.testTimeDetector?.release();
   }
 
   async detect(
@@ -196,10 +202,10 @@ export class Detector {
     }
     if (options.detailFrame) checkFrame(options.detailFrame, 'Detail frame');
     const { tw, th } = this.paddedSize(w, h);
-    const session = await this.lazy.get();
+    const testTime = this.testTimeFor(options.media);
+    const session = await (testTime?.detector ? this.testTimeDetector! : this.lazy).get();
     const run = this.queue.then(async () => {
       const thresholds = this.thresholds(options);
-      const testTime = this.testTimeFor(options.media);
       const views = testTime?.views ?? ['identity'];
       // A specialist runs on its own views, even beside a single view of the detector's.
       const candidates =
@@ -344,14 +350,27 @@ export class Detector {
     return { tw: W, th: H };
   }
 
-  private thresholds(options: DetectOptions): Float32Array {
+  /**
+   * The score thresholds `detect` keeps detections at on `media` (eval measures precision,
+   * recall and count error at them): the card's, with the test-time detector's own default
+   * score where it runs in the card's place.
+   */
+  scoreThresholds(media?: MediaKind): {
+    score: number;
+    perClass: Partial<Record<ProductClass, number>>;
+  } {
     const { score, per_class: perClass } = this.card.thresholds;
+    return { score: this.testTimeFor(media)?.detector?.score ?? score, perClass: perClass ?? {} };
+  }
+
+  private thresholds(options: DetectOptions): Float32Array {
+    const { score, perClass } = this.scoreThresholds(options.media);
     const override = options.scoreThreshold;
     if (override !== undefined && !(override >= 0 && override <= 1)) {
       throw new RangeError(`scoreThreshold must be in [0, 1], got ${override}`);
     }
     return Float32Array.from(this.card.classes, (cls) =>
-      cls === null ? Infinity : (override ?? perClass?.[cls] ?? score),
+      cls === null ? Infinity : (override ?? perClass[cls] ?? score),
     );
   }
 

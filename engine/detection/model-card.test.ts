@@ -419,6 +419,51 @@ describe('validateModelCard', () => {
     );
   });
 
+  it("reads a detector the test-time views run in the card's place, with its own score", async () => {
+    const tta = { views: ['identity'], media: ['image'], match_iou: 0.55 };
+    const card = validateModelCard(
+      {
+        ...good(),
+        test_time_augmentation: { ...tta, detector: { file: 'wide.onnx', score: 0.225 } },
+      },
+      '/x/m.card.json',
+    );
+    expect(card.testTimeAugmentation?.detector).toEqual({
+      file: 'wide.onnx',
+      modelPath: path.resolve('/x/wide.onnx'),
+      score: 0.225,
+    });
+    // Without a score of its own it keeps the card's.
+    const plain = validateModelCard(
+      { ...good(), test_time_augmentation: { ...tta, detector: { file: 'wide.onnx' } } },
+      '/x/m.card.json',
+    );
+    expect(plain.testTimeAugmentation?.detector?.score).toBe(plain.thresholds.score);
+    const message = problems({
+      ...good(),
+      test_time_augmentation: { ...tta, detector: { file: 'wide.pt', score: 1.5 } },
+    });
+    for (const field of [
+      'test_time_augmentation.detector.file must name an .onnx file',
+      'test_time_augmentation.detector.score must be a number in [0, 1]',
+    ]) {
+      expect(message).toContain(field);
+    }
+    expect(
+      problems({ ...good(), test_time_augmentation: { ...tta, detector: 'wide.onnx' } }),
+    ).toContain('test_time_augmentation.detector must be an object');
+    await writeFile(
+      path.join(dir, 'in-place.card.json'),
+      JSON.stringify({
+        ...good(),
+        test_time_augmentation: { ...tta, detector: { file: 'gone-wide.onnx' } },
+      }),
+    );
+    await expect(loadModelCard(path.join(dir, 'in-place.card.json'))).rejects.toThrow(
+      /does not exist: .*gone-wide\.onnx/,
+    );
+  });
+
   it('reads a specialist the test-time views run beside the detector, for classes outside the honeybee group', async () => {
     const tta = { views: ['identity'], media: ['image'], match_iou: 0.55 };
     const card = validateModelCard(

@@ -147,7 +147,22 @@ export interface TestTimeAugmentationCard {
    * read exactly as the card's detector is (input, normalisation, output format, thresholds).
    */
   specialist?: SpecialistCard;
+  /**
+   * A detector run on those media in the card's own place: a wider network than a video's
+   * hundreds of frames can pay for (a photo is one frame). It is read exactly as the card's
+   * detector is (input, normalisation, output format, per-class thresholds, views), with its
+   * own default score threshold, chosen for it; video frames keep the card's detector.
+   */
+  detector?: TestTimeDetectorCard;
   selection?: string;
+}
+
+export interface TestTimeDetectorCard {
+  file: string;
+  /** Absolute path of its ONNX file. */
+  modelPath: string;
+  /** Replaces `thresholds.score` (classes without a `per_class` threshold) on those media. */
+  score: number;
 }
 
 export interface SpecialistCard {
@@ -198,6 +213,7 @@ export async function loadModelCard(p: string): Promise<ModelCard> {
     card.subtypeClassifier?.modelPath,
     card.testTimeAugmentation?.subtypeClassifier?.modelPath,
     card.testTimeAugmentation?.specialist?.modelPath,
+    card.testTimeAugmentation?.detector?.modelPath,
     card.boxRefiner?.modelPath,
   ]) {
     if (modelPath === undefined) continue;
@@ -537,6 +553,16 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
           sp.views === undefined
             ? card.testTimeAugmentation.views
             : frameViews(sp.views, f('specialist.views')),
+      };
+    }
+    if (tta.detector !== undefined) {
+      const det = obj(tta.detector, f('detector'));
+      card.testTimeAugmentation.detector = {
+        ...onnxFile(det.file, f('detector.file')),
+        score:
+          det.score === undefined
+            ? card.thresholds.score
+            : num(det.score, f('detector.score'), 0, 1),
       };
     }
     if (typeof tta.selection === 'string') card.testTimeAugmentation.selection = tta.selection;

@@ -11,7 +11,6 @@ import type { EvalReport, ScoreThresholds } from '../../../engine/eval/index.ts'
 import { isProductClass } from '../../../engine/types.ts';
 import type { ProductClass } from '../../../engine/types.ts';
 import { loadEvalModule, openEngine } from '../engine.ts';
-import type { EngineModule } from '../engine.ts';
 import { EXIT_OK, EXIT_USER, UsageError } from '../errors.ts';
 import { modelOption, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
@@ -90,27 +89,12 @@ export function registerEvalCommand(program: Command): void {
     });
 }
 
-async function modelThresholds(
-  mod: EngineModule,
-  detector: unknown,
-  modelPath: string | undefined,
-): Promise<ScoreThresholds> {
-  const own = (detector as { card?: { thresholds?: CardThresholds } }).card?.thresholds;
-  const thresholds =
-    own ?? (await mod.loadModelCard(path.resolve(modelPath ?? mod.DEFAULT_MODEL_PATH))).thresholds;
-  return { score: thresholds.score, perClass: thresholds.per_class ?? {} };
-}
-
-interface CardThresholds {
-  score: number;
-  per_class?: Partial<Record<ProductClass, number>>;
-}
-
 export async function runEval(dataset: string, flags: EvalFlags): Promise<number> {
-  const { engine, mod } = await openEngine(flags);
+  const { engine } = await openEngine(flags);
   const ev = await loadEvalModule();
   const labelMappings = ev.parseLabelMappings(flags.map ?? []);
-  const thresholds = await modelThresholds(mod, engine.detector, flags.model);
+  // Eval's images are photos: precision, recall and count error at the thresholds photos get.
+  const thresholds: ScoreThresholds = engine.detector.scoreThresholds('image');
   const identity = engine.detector.identity;
 
   const label = path.basename(path.resolve(dataset));
