@@ -77,10 +77,17 @@ def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path
             raise SystemExit(f"--specialist: {card} names no test_time_augmentation.specialist")
         shutil.copy(specialist, into / named["file"])
     if photo_detector is not None or photo_score is not None:
-        named = data.get("test_time_augmentation", {}).get("detector")
+        tta = data.get("test_time_augmentation")
+        if tta is None:
+            raise SystemExit(f"--photo-detector / --photo-score: {card} has no test_time_augmentation "
+                             "(the media a photo detector runs on)")
+        named = tta.get("detector")
         if named is None:
-            raise SystemExit(f"--photo-detector / --photo-score: {card} names no "
-                             "test_time_augmentation.detector")
+            if photo_detector is None:
+                raise SystemExit(f"--photo-score: {card} names no test_time_augmentation.detector; "
+                                 "give --photo-detector too")
+            # The card as training.photo_detector would write it.
+            named = tta["detector"] = {"file": "hivesight-detector-photo.onnx"}
         if photo_detector is not None:
             shutil.copy(photo_detector, into / named["file"])
         if photo_score is not None:
