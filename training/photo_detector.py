@@ -16,13 +16,16 @@ import json
 import shutil
 from pathlib import Path
 
-from .specialist import check_same_reading
+from .specialist import check_same_reading, provenance
+
+# Its file beside the card unless --file says otherwise (product_eval names it so too).
+DEFAULT_FILE = "hivesight-detector-photo.onnx"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--export", type=Path, required=True, help="folder from training.export")
-    ap.add_argument("--file", default="hivesight-detector-photo.onnx", help="its file name beside the card")
+    ap.add_argument("--file", default=DEFAULT_FILE, help="its file name beside the card")
     ap.add_argument("--card", type=Path, default=Path("models/hivesight-detector.card.json"))
     ap.add_argument("--score", type=float, default=None,
                     help="its default score threshold (default: the card's thresholds.score)")
@@ -43,8 +46,7 @@ def main() -> None:
         "file": a.file,
         **({"score": a.score} if a.score is not None else {}),
         **({"selection": a.selection} if a.selection else {}),
-        "training": theirs.get("training", {}),
-        "metrics": {"training_val": theirs.get("metrics", {}).get("training_val", {})},
+        **provenance(theirs),
     }
     a.card.write_text(json.dumps(card, indent=2) + "\n")
     print(f"copied {a.file} beside {a.card}: test_time_augmentation.detector for {tta['media']}")

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .make_eval_view import build, build_crops
+from .photo_detector import DEFAULT_FILE as PHOTO_DETECTOR_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,7 +88,7 @@ def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path
                 raise SystemExit(f"--photo-score: {card} names no test_time_augmentation.detector; "
                                  "give --photo-detector too")
             # The card as training.photo_detector would write it.
-            named = tta["detector"] = {"file": "hivesight-detector-photo.onnx"}
+            named = tta["detector"] = {"file": PHOTO_DETECTOR_FILE}
         if photo_detector is not None:
             shutil.copy(photo_detector, into / named["file"])
         if photo_score is not None:

@@ -30,6 +30,14 @@ def check_same_reading(card: dict, theirs: dict) -> None:
             raise SystemExit(f"the export's {key} differs from the card's: it must read the same")
 
 
+def provenance(theirs: dict) -> dict:
+    """What a card section naming an export records of it: how it was trained, its own figures."""
+    return {
+        "training": theirs.get("training", {}),
+        "metrics": {"training_val": theirs.get("metrics", {}).get("training_val", {})},
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--export", type=Path, required=True, help="folder from training.export")
@@ -60,8 +68,7 @@ def main() -> None:
         "file": a.file,
         "classes": classes,
         **({"views": views} if views else {}),
-        "training": theirs.get("training", {}),
-        "metrics": {"training_val": theirs.get("metrics", {}).get("training_val", {})},
+        **provenance(theirs),
     }
     a.card.write_text(json.dumps(card, indent=2) + "\n")
     print(f"copied {a.file} beside {a.card}: test_time_augmentation.specialist for {classes}")
