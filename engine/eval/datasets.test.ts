@@ -47,6 +47,22 @@ describe('YOLO datasets', () => {
     expect(ds.images[1]!.gt).toEqual([]);
   });
 
+  it('orders frames by the numbers in their names, so frames of a video stay in time order', async () => {
+    await put({
+      'classes.txt': 'Bee\n',
+      'images/clip_frame_1000.jpg': 'x',
+      'images/clip_frame_999.jpg': 'x',
+      'images/clip_frame_98.jpg': 'x',
+      'labels/clip_frame_98.txt': '0 0.5 0.5 0.1 0.1\n',
+    });
+    const ds = await readDataset(root, map);
+    expect(ds.images.map((i) => path.basename(i.path))).toEqual([
+      'clip_frame_98.jpg',
+      'clip_frame_999.jpg',
+      'clip_frame_1000.jpg',
+    ]);
+  });
+
   it('follows symbolic links to images (a dataset view built from links)', async () => {
     await put({
       'classes.txt': 'Worker-Bee-No-Pollen\n',

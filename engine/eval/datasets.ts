@@ -15,6 +15,7 @@ import type { EvalClass, LabelMap } from './labels.ts';
 import type { CropClass } from './metrics.ts';
 
 const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png']);
+const NATURAL = new Intl.Collator('en', { numeric: true });
 
 export interface LabelledBox {
   label: string;
@@ -105,7 +106,9 @@ async function readYoloDataset(dir: string, labelMap: LabelMap): Promise<BoxData
   const imageFiles = (await listDir(path.join(dir, 'images')))
     .filter((e) => e.isFile() && isImageName(e.name))
     .map((e) => e.name)
-    .sort();
+    // Numbers in names in numeric order (frame_999 before frame_1000): frames of one video stay
+    // in time order, which the bootstrap's runs of consecutive images rely on.
+    .sort(NATURAL.compare);
   if (imageFiles.length === 0) throw new DatasetError(`${dir}/images holds no .jpg or .png files.`);
 
   const unmapped = new Set<string>();

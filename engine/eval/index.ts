@@ -25,6 +25,14 @@ export type {
   Prediction,
   ScoreThresholds,
 } from './metrics.ts';
+export { bootstrapBoxIntervals, bootstrapCropIntervals } from './intervals.ts';
+export type {
+  BoxIntervals,
+  CropIntervals,
+  Interval,
+  IntervalOptions,
+  IntervalSettings,
+} from './intervals.ts';
 export { createEvalPredictor, EVAL_SCORE_THRESHOLD } from './predict.ts';
 export type { EvalDetector, EvalPredictor, PredictedImage } from './predict.ts';
 export { evaluateDataset } from './run.ts';

@@ -66,7 +66,7 @@ export function thresholdFor(cls: ProductClass, thresholds: ScoreThresholds): nu
 }
 
 /** One image's boxes of a single (possibly merged) class, ready for matching. */
-interface ClassImage {
+export interface ClassImage {
   gt: Box[];
   predictions: { score: number; box: Box }[];
 }
@@ -152,6 +152,43 @@ export interface BoxEvalOptions {
   iouThreshold?: number;
 }
 
+/** A row of the metrics table: which ground-truth classes and which predicted classes it covers. */
+export interface MetricRow {
+  row: ProductClass;
+  gt: readonly EvalClass[];
+  pred: readonly ProductClass[];
+}
+
+/**
+ * The rows a dataset's labels call for: one per labelled class, or, where honeybees are labelled
+ * generically, one "bee" row merging worker, pollen and drone.
+ */
+export function metricRows(images: readonly ImageEval[]): { rows: MetricRow[]; generic: boolean } {
+  const gtClasses = new Set(images.flatMap((image) => image.gt.map((g) => g.cls)));
+  const generic = gtClasses.has('honeybee');
+  const rows: MetricRow[] = [];
+  for (const cls of PRODUCT_CLASSES) {
+    if (generic && HONEYBEE_CLASSES.includes(cls)) continue;
+    if (gtClasses.has(cls)) rows.push({ row: cls, gt: [cls], pred: [cls] });
+  }
+  if (generic) {
+    rows.unshift({ row: 'bee', gt: ['honeybee', ...HONEYBEE_CLASSES], pred: HONEYBEE_CLASSES });
+  }
+  return { rows, generic };
+}
+
+/** One image's boxes for a row, predictions filtered by `keep`. */
+export function sliceImage(
+  image: ImageEval,
+  row: MetricRow,
+  keep: (p: Prediction) => boolean = () => true,
+): ClassImage {
+  return {
+    gt: image.gt.filter((g) => row.gt.includes(g.cls)).map((g) => g.box),
+    predictions: image.predictions.filter((p) => row.pred.includes(p.cls) && keep(p)),
+  };
+}
+
 /**
  * Scores box predictions against ground truth. `predictions` should come from the detector run
  * with a low score threshold (for the AP curve); precision and recall use only predictions at
@@ -162,37 +199,26 @@ export function evaluateBoxes(images: readonly ImageEval[], options: BoxEvalOpti
   const modelClasses = options.modelClasses ?? PRODUCT_CLASSES;
   const iouThreshold = options.iouThreshold ?? IOU_THRESHOLD;
   const notes: string[] = [];
-  const gtClasses = new Set(images.flatMap((image) => image.gt.map((g) => g.cls)));
-  const generic = gtClasses.has('honeybee');
+  const { rows, generic } = metricRows(images);
   if (generic) {
     notes.push(
       'The dataset labels honeybees generically, so the "bee" row merges bee, pollen and drone predictions and labels.',
     );
   }
 
-  // Row -> which ground-truth classes and which predicted classes it covers.
-  const rows: { row: ProductClass; gt: readonly EvalClass[]; pred: readonly ProductClass[] }[] = [];
-  for (const cls of PRODUCT_CLASSES) {
-    if (generic && HONEYBEE_CLASSES.includes(cls)) continue;
-    if (gtClasses.has(cls)) rows.push({ row: cls, gt: [cls], pred: [cls] });
-  }
-  if (generic) {
-    rows.unshift({ row: 'bee', gt: ['honeybee', ...HONEYBEE_CLASSES], pred: HONEYBEE_CLASSES });
-  }
-
   const classes: Partial<Record<ProductClass, ClassMetrics>> = {};
-  for (const { row, gt, pred } of rows) {
-    const support = images.reduce((n, im) => n + im.gt.filter((g) => gt.includes(g.cls)).length, 0);
-    if (!pred.some((c) => modelClasses.includes(c))) {
-      classes[row] = { ap50: null, precision: null, recall: null, support };
-      notes.push(`The model cannot detect "${row}": no metrics for it.`);
+  for (const row of rows) {
+    const support = images.reduce(
+      (n, im) => n + im.gt.filter((g) => row.gt.includes(g.cls)).length,
+      0,
+    );
+    if (!row.pred.some((c) => modelClasses.includes(c))) {
+      classes[row.row] = { ap50: null, precision: null, recall: null, support };
+      notes.push(`The model cannot detect "${row.row}": no metrics for it.`);
       continue;
     }
     const slice = (keep: (p: Prediction) => boolean): ClassImage[] =>
-      images.map((im) => ({
-        gt: im.gt.filter((g) => gt.includes(g.cls)).map((g) => g.box),
-        predictions: im.predictions.filter((p) => pred.includes(p.cls) && keep(p)),
-      }));
+      images.map((im) => sliceImage(im, row, keep));
     const ap50 = averagePrecision(
       matchClass(
         slice(() => true),
@@ -205,7 +231,7 @@ export function evaluateBoxes(images: readonly ImageEval[], options: BoxEvalOpti
         iouThreshold,
       ),
     );
-    classes[row] = { ap50, ...atThreshold, support };
+    classes[row.row] = { ap50, ...atThreshold, support };
   }
 
   return {
@@ -225,15 +251,19 @@ export function countErrorPct(
   images: readonly ImageEval[],
   thresholds: ScoreThresholds,
 ): number | null {
-  const errors: number[] = [];
-  for (const image of images) {
-    if (image.gt.length === 0) continue;
-    const predicted = image.predictions.filter(
-      (p) => p.score >= thresholdFor(p.cls, thresholds),
-    ).length;
-    errors.push((Math.abs(predicted - image.gt.length) / image.gt.length) * 100);
-  }
+  const errors = images
+    .map((image) => imageCountErrorPct(image, thresholds))
+    .filter((e): e is number => e !== null);
   return errors.length === 0 ? null : errors.reduce((a, b) => a + b, 0) / errors.length;
+}
+
+/** One image's |predicted - true| / true, percent; null when it has no true box. */
+export function imageCountErrorPct(image: ImageEval, thresholds: ScoreThresholds): number | null {
+  if (image.gt.length === 0) return null;
+  const predicted = image.predictions.filter(
+    (p) => p.score >= thresholdFor(p.cls, thresholds),
+  ).length;
+  return (Math.abs(predicted - image.gt.length) / image.gt.length) * 100;
 }
 
 export type CropClass = 'pollen' | 'bee';

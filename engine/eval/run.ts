@@ -7,6 +7,8 @@ import { AnalysisCancelledError } from '../errors.ts';
 import type { ProductClass } from '../types.ts';
 import { readDataset } from './datasets.ts';
 import type { BoxDataset, CropDataset } from './datasets.ts';
+import { bootstrapBoxIntervals, bootstrapCropIntervals } from './intervals.ts';
+import type { BoxIntervals, CropIntervals, IntervalOptions } from './intervals.ts';
 import { buildLabelMap } from './labels.ts';
 import { cropPrediction, evaluateBoxes, evaluateCrops, thresholdFor } from './metrics.ts';
 import type {
@@ -27,12 +29,22 @@ export interface EvalOptions {
   modelClasses: readonly ProductClass[];
   /** Extra `LABEL: CLASS` mappings on top of the built-in names. */
   labelMappings?: Readonly<Record<string, string>>;
+  /** Also bootstrap intervals for the figures (see intervals.ts). */
+  intervals?: IntervalOptions;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
 
-export type BoxEvalReport = { kind: 'boxes'; dataset: string } & BoxMetrics;
-export type CropEvalReport = { kind: 'crops'; dataset: string } & CropMetrics;
+export type BoxEvalReport = {
+  kind: 'boxes';
+  dataset: string;
+  intervals?: BoxIntervals;
+} & BoxMetrics;
+export type CropEvalReport = {
+  kind: 'crops';
+  dataset: string;
+  intervals?: CropIntervals;
+} & CropMetrics;
 export type EvalReport = BoxEvalReport | CropEvalReport;
 
 export async function evaluateDataset(root: string, options: EvalOptions): Promise<EvalReport> {
@@ -79,11 +91,16 @@ async function evaluateBoxDataset(
     gt: im.gt.map(({ cls, box }) => ({ cls, box })),
     predictions: normalised(predicted[i]!),
   }));
-  const metrics = evaluateBoxes(images, {
-    thresholds: options.thresholds,
-    modelClasses: options.modelClasses,
-  });
-  return { kind: 'boxes', dataset: dataset.root, ...metrics };
+  const scoring = { thresholds: options.thresholds, modelClasses: options.modelClasses };
+  const metrics = evaluateBoxes(images, scoring);
+  return {
+    kind: 'boxes',
+    dataset: dataset.root,
+    ...metrics,
+    ...(options.intervals && {
+      intervals: bootstrapBoxIntervals(images, { ...scoring, ...options.intervals }),
+    }),
+  };
 }
 
 async function evaluateCropDataset(
@@ -101,5 +118,10 @@ async function evaluateCropDataset(
       normalised(predicted[i]!).filter((p) => p.score >= thresholdFor(p.cls, options.thresholds)),
     ),
   }));
-  return { kind: 'crops', dataset: dataset.root, ...evaluateCrops(outcomes) };
+  return {
+    kind: 'crops',
+    dataset: dataset.root,
+    ...evaluateCrops(outcomes),
+    ...(options.intervals && { intervals: bootstrapCropIntervals(outcomes, options.intervals) }),
+  };
 }

@@ -92,6 +92,9 @@ describe('usage', () => {
     expect(badThreads.exitCode).toBe(2);
     const badGate = await hivesight(['eval', 'x', '--min-ap50', 'bee=2']);
     expect(badGate.exitCode).toBe(2);
+    const badBlock = await hivesight(['eval', 'x', '--block', '0']);
+    expect(badBlock.exitCode).toBe(2);
+    expect(badBlock.stderr).toMatch(/--block must be a whole number/);
   });
 
   it('exits 1 with a hint for a missing model', async () => {
@@ -253,6 +256,39 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(failing.stdout).toMatch(/AP50/);
     const passing = await hivesight(['eval', yolo(), '--min-ap50', 'bee=0']);
     expect(passing.exitCode, passing.stderr).toBe(0);
+  });
+
+  it('adds bootstrap intervals with --intervals, and runs of frames with --block', async () => {
+    const json = await hivesight(['eval', yolo(), '--json', '--block', '2']);
+    expect(json.exitCode, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      classes: Record<string, { ap50: number | null }>;
+      count_error_pct: number;
+      intervals: {
+        level: number;
+        resamples: number;
+        block: number;
+        ap50: Record<string, { low: number; high: number } | null>;
+        count_error_pct: { low: number; high: number } | null;
+      };
+    };
+    expect(report.intervals).toMatchObject({ level: 0.95, resamples: 1000, block: 2 });
+    for (const cls of ['bee', 'hornet']) {
+      const span = report.intervals.ap50[cls]!;
+      expect(span.low).toBeLessThanOrEqual(report.classes[cls]!.ap50!);
+      expect(span.high).toBeGreaterThanOrEqual(report.classes[cls]!.ap50!);
+    }
+    expect(report.intervals.count_error_pct!.low).toBeLessThanOrEqual(report.count_error_pct);
+
+    const text = await hivesight(['eval', yolo(), '--intervals']);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/95 % interval/);
+    expect(text.stdout).toMatch(/count error: [\d.]+ % \(95 % interval [\d.]+-[\d.]+ %\)/);
+    expect(text.stdout).toMatch(/bootstrap over images, 1000 resamples/);
+
+    const crop = await hivesight(['eval', crops(), '--intervals']);
+    expect(crop.exitCode, crop.stderr).toBe(0);
+    expect(crop.stdout).toMatch(/accuracy: [\d.]+ \(95 % interval [\d.]+-[\d.]+\)/);
   });
 
   it('scores a crop set by accuracy', async () => {

@@ -2,7 +2,8 @@
  * `hivesight eval DATASET`: scores the model on a labelled folder through the production path
  * (same probe, decode and detector as analyze) and prints AP50, precision, recall, support and
  * count error, or crop accuracy. `--min-ap50 CLASS=X,...` (and `--min-accuracy X` for crop
- * sets) turn it into a CI gate: exit 1 when a gate fails.
+ * sets) turn it into a CI gate: exit 1 when a gate fails. `--intervals` (or `--block N` for runs
+ * of video frames) adds 95 % bootstrap intervals, to tell a real model change from the scatter.
  */
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
@@ -22,6 +23,8 @@ interface EvalFlags extends EngineFlags {
   minAp50?: Gate[];
   minAccuracy?: number;
   map?: string[];
+  intervals?: boolean;
+  block?: number;
 }
 
 interface Gate {
@@ -39,6 +42,16 @@ function unitInterval(name: string, value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
     throw new InvalidArgumentError(`${name} must be between 0 and 1, got "${value}".`);
+  }
+  return n;
+}
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 1) {
+    throw new InvalidArgumentError(
+      `--block must be a whole number of images, 1 or more, got "${value}".`,
+    );
   }
   return n;
 }
@@ -77,6 +90,12 @@ export function registerEvalCommand(program: Command): void {
     .option('--min-accuracy <x>', 'crop sets: fail (exit 1) below this accuracy', (v) =>
       unitInterval('--min-accuracy', v),
     )
+    .option('--intervals', '95 % bootstrap intervals for AP50, count error and accuracy')
+    .option(
+      '--block <n>',
+      'bootstrap runs of n consecutive images (frames of one video are not independent); implies --intervals',
+      positiveInteger,
+    )
     .option(
       '--map <label=class>',
       'map a dataset label to a class (bee, pollen, drone, wasp, hornet, honeybee); repeatable',
@@ -111,6 +130,9 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
       thresholds,
       modelClasses: identity.classes,
       labelMappings,
+      ...((flags.intervals || flags.block !== undefined) && {
+        intervals: { block: flags.block ?? 1 },
+      }),
       signal: controller.signal,
       onProgress: (done, total) => progress.update(label, done, total, Date.now() - started),
     });
@@ -180,6 +202,9 @@ function checkGates(report: EvalReport, flags: EvalFlags): GateResult[] {
 const fmt = (n: number | null | undefined, digits = 3) =>
   n === null || n === undefined ? 'n/a' : n.toFixed(digits);
 
+const span = (i: { low: number; high: number } | null | undefined, digits = 3) =>
+  i ? `${i.low.toFixed(digits)}-${i.high.toFixed(digits)}` : 'n/a';
+
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
@@ -195,15 +220,19 @@ function formatReport(
     '',
   ];
   if (output.kind === 'boxes') {
+    const intervals = output.intervals;
     const rows = Object.entries(output.classes).map(([cls, m]) => [
       cls,
       fmt(m.ap50),
+      ...(intervals ? [span(intervals.ap50[cls as ProductClass])] : []),
       fmt(m.precision),
       fmt(m.recall),
       String(m.support),
     ]);
-    lines.push(table(['class', 'AP50', 'precision', 'recall', 'support'], rows));
-    lines.push('', `count error: ${fmt(output.count_error_pct, 1)} %`);
+    const level = intervals ? [`${Math.round(intervals.level * 100)} % interval`] : [];
+    lines.push(table(['class', 'AP50', ...level, 'precision', 'recall', 'support'], rows));
+    const countSpan = intervals ? ` (${level[0]} ${span(intervals.count_error_pct, 1)} %)` : '';
+    lines.push('', `count error: ${fmt(output.count_error_pct, 1)} %${countSpan}`);
   } else {
     const rows = Object.entries(output.classes).map(([cls, m]) => [
       cls === 'bee' ? 'bee (no pollen)' : cls,
@@ -212,7 +241,16 @@ function formatReport(
       String(m.support),
     ]);
     lines.push(table(['class', 'precision', 'recall', 'support'], rows));
-    lines.push('', `accuracy: ${fmt(output.accuracy)}`);
+    const accSpan = output.intervals
+      ? ` (${Math.round(output.intervals.level * 100)} % interval ${span(output.intervals.accuracy)})`
+      : '';
+    lines.push('', `accuracy: ${fmt(output.accuracy)}${accSpan}`);
+  }
+  if (output.intervals) {
+    const { resamples, block } = output.intervals;
+    lines.push(
+      `intervals: bootstrap over ${block > 1 ? `runs of ${block} consecutive images` : 'images'}, ${resamples} resamples`,
+    );
   }
   for (const note of output.notes) lines.push(`note: ${note}`);
   for (const g of output.gates) {
