@@ -53,6 +53,14 @@ describe('bootstrapBoxIntervals', () => {
     expect(bee.high).toBeLessThanOrEqual(1);
     expect(intervals.count_error_pct!.low).toBeLessThan(point.count_error_pct!);
     expect(intervals.count_error_pct!.high).toBeGreaterThan(point.count_error_pct!);
+    expect(Object.keys(intervals).sort()).toEqual([
+      'ap50',
+      'block',
+      'count_error_pct',
+      'level',
+      'resamples',
+      'seed',
+    ]);
     expect(intervals).toMatchObject({ level: 0.95, resamples: 1000, block: 1, seed: 1 });
 
     expect(bootstrapBoxIntervals(images, { thresholds: T })).toEqual(intervals);

@@ -54,7 +54,13 @@ export interface CropIntervals extends IntervalSettings {
 const DEFAULTS: IntervalSettings = { level: 0.95, resamples: 1000, block: 1, seed: 1 };
 
 function settings(options: IntervalOptions, n: number): IntervalSettings {
-  const s = { ...DEFAULTS, ...options };
+  // Only the four settings: the caller's options also carry thresholds and classes.
+  const s: IntervalSettings = {
+    level: options.level ?? DEFAULTS.level,
+    resamples: options.resamples ?? DEFAULTS.resamples,
+    block: options.block ?? DEFAULTS.block,
+    seed: options.seed ?? DEFAULTS.seed,
+  };
   if (!Number.isInteger(s.resamples) || s.resamples < 10) {
     throw new RangeError(`resamples must be a whole number of at least 10, got ${s.resamples}.`);
   }

@@ -273,6 +273,7 @@ describe.skipIf(!hasModel)('eval', () => {
       };
     };
     expect(report.intervals).toMatchObject({ level: 0.95, resamples: 1000, block: 2 });
+    expect(report.intervals).not.toHaveProperty('thresholds');
     for (const cls of ['bee', 'hornet']) {
       const span = report.intervals.ap50[cls]!;
       expect(span.low).toBeLessThanOrEqual(report.classes[cls]!.ap50!);
