@@ -20,6 +20,8 @@ from .data import CROPS, HIVE, Sample, _photometric, load_crops, load_hive, load
 TYPES = ("bee", "pollen", "drone", "none")
 NONE = 3  # not a honeybee: where the detector fired on wood, shadows, bee parts
 NEG = "negatives"
+DET = "detected"  # the shipped detector's own honeybee boxes, typed by the label they match
+DET_IOU = 0.5
 NEG_IOU = 0.3  # a detection overlapping no labelled insect by this much is a false positive
 SIZE = 48
 CONTEXT = 1.5
@@ -28,7 +30,7 @@ CONTEXT = 1.5
 # sees hive frames at 1152x320 (evaluate.NOMINAL), but the shipped classifier was trained for 960:
 # retrained for 1152 (0.6, and validated at 1152x320) it gave hive pollen AP50 0.71 (0.77) and
 # held-out crop accuracy 0.938 (0.965) through `hivesight eval`, so 960 stays.
-DEPLOY = {HIVE: 0.5, CROPS: 1.0, NEG: 0.5}
+DEPLOY = {HIVE: 0.5, CROPS: 1.0, NEG: 0.5, DET: 0.5}
 
 
 def sample_square(a: np.ndarray, cx: float, cy: float, side: float, size: int = SIZE) -> np.ndarray:
@@ -78,7 +80,7 @@ def crop_split_samples(samples: list[Sample]) -> list[Item]:
 
 
 def _rel_scale(source: str, rng: random.Random) -> float:
-    if source in (HIVE, NEG):  # bees ~30 px at deployment; also 18-90 px for other cameras
+    if source in (HIVE, NEG, DET):  # bees ~30 px at deployment; also 18-90 px for other cameras
         return float(np.exp(rng.uniform(-0.3, 0.3))) if rng.random() < 0.7 else float(np.exp(rng.uniform(np.log(0.6), np.log(3.0))))
     # pollen crops: ~300 px tall as eval feeds them; down to ~35 px to look like hive footage
     return float(np.exp(rng.uniform(-0.15, 0.15))) if rng.random() < 0.5 else float(np.exp(rng.uniform(np.log(0.12), np.log(1.0))))
@@ -92,10 +94,12 @@ def make_crop(it: Item, rng: random.Random, detail: int = 1) -> np.ndarray:
     t = min(DEPLOY[it.source] * _rel_scale(it.source, rng) * detail, 1.0)
     x1, y1, x2, y2 = (float(v) for v in it.box)
     bw, bh = x2 - x1, y2 - y1
-    # A detector's box: centre off by ~8% of the size, size off by ~12%, aspect by ~8%.
-    cx = (x1 + x2) / 2 + rng.gauss(0, 0.08) * bw
-    cy = (y1 + y2) / 2 + rng.gauss(0, 0.08) * bh
-    s, ar = float(np.exp(rng.gauss(0, 0.12))), float(np.exp(rng.gauss(0, 0.08)))
+    # A detector's box: centre off by ~8% of the size, size off by ~12%, aspect by ~8%; a box the
+    # detector really drew is jittered half as much (it already has a detector's errors).
+    j = 0.5 if it.source == DET else 1.0
+    cx = (x1 + x2) / 2 + rng.gauss(0, 0.08 * j) * bw
+    cy = (y1 + y2) / 2 + rng.gauss(0, 0.08 * j) * bh
+    s, ar = float(np.exp(rng.gauss(0, 0.12 * j))), float(np.exp(rng.gauss(0, 0.08 * j)))
     side = crop_side(bw * s * ar, bh * s / ar)
     half = side * 0.6 + 4 / t
     iw, ih = it.image.size
@@ -122,7 +126,14 @@ def make_crop(it: Item, rng: random.Random, detail: int = 1) -> np.ndarray:
 # among the hive's: the classifier learnt that a close-up bee is a pollen bee.)
 # With --negatives, false positives of the shipped detector on the hive training frames teach a
 # "none" class; without them the shares renormalise to 75% hive, 25% crops (what 0.5.0 used).
+# With --detected, the hive's share is split evenly between labelled boxes and the detector's.
 SOURCE_SHARE = {HIVE: 0.6, CROPS: 0.2, NEG: 0.2}
+
+
+def source_share(items: list[Item]) -> dict[str, float]:
+    if not any(it.source == DET for it in items):
+        return SOURCE_SHARE
+    return {**SOURCE_SHARE, HIVE: SOURCE_SHARE[HIVE] / 2, DET: SOURCE_SHARE[HIVE] / 2}
 
 
 class CropDataset:
@@ -131,11 +142,11 @@ class CropDataset:
     def __init__(self, items: list[Item], length: int, seed: int, detail: int = 1) -> None:
         self.items, self.length, self.seed, self.epoch, self.detail = items, length, seed, 0, detail
         w = np.zeros(len(items))
-        for source, share in SOURCE_SHARE.items():
+        for source, share in source_share(items).items():
             idx = [i for i, it in enumerate(items) if it.source == source]
             if not idx:
                 continue
-            if source == HIVE:
+            if source in (HIVE, DET):
                 counts = np.bincount([items[i].cls for i in idx], minlength=len(TYPES)).astype(np.float64)
                 sw = np.array([counts[items[i].cls] ** -0.5 for i in idx])
             else:
@@ -170,6 +181,51 @@ def mine_negatives(samples: list[Sample], detector_onnx: Path, min_score: float 
 
 def negative_items(mined: list[tuple[Sample, np.ndarray]]) -> list[Item]:
     return [Item(s.image, b * s.scale, NONE, NEG) for s, boxes in mined if s.image is not None for b in boxes]
+
+
+def mine_matched(samples: list[Sample], detector_onnx: Path,
+                 min_score: float = 0.1) -> list[tuple[Sample, np.ndarray, np.ndarray]]:
+    """Honeybee detections of the shipped detector (fed like the engine) that match a labelled box
+    at DET_IOU: (sample, boxes in original px, the matched labels' subtypes)."""
+    from .evaluate import iou_one, onnx_infer, predict
+    infer = onnx_infer(str(detector_onnx))
+    out = []
+    for s in samples:
+        pred, _ = predict(infer, s)
+        keep = (pred.cls <= 2) & (pred.scores >= min_score)
+        boxes, types = [], []
+        for b in pred.boxes[keep]:
+            if len(s.boxes) == 0:
+                continue
+            ious = iou_one(b, s.boxes)
+            j = int(ious.argmax())
+            if ious[j] >= DET_IOU:
+                boxes.append(b)
+                types.append(int(s.subtype[j]))
+        out.append((s, np.array(boxes, np.float32).reshape(-1, 4), np.array(types, np.int64)))
+    return out
+
+
+def detected_items(mined: list[tuple[Sample, np.ndarray, np.ndarray]]) -> list[Item]:
+    return [Item(s.image, b * s.scale, int(t), DET) for s, boxes, types in mined if s.image is not None
+            for b, t in zip(boxes, types)]
+
+
+def detected_val_set(data: Path, hive_names: list[str], detector_onnx: Path,
+                     detail: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of the detector's matched boxes on the validation frames: what the product types."""
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    mined = {s.path.name: (b, t) for s, b, t in mine_matched(load_hive(data, hive_names), detector_onnx)}
+    for n in hive_names:
+        boxes, types = mined.get(n, (np.zeros((0, 4), np.float32), np.zeros(0, np.int64)))
+        if len(boxes) == 0:
+            continue
+        xs += _val_crops(load_image(data / HIVE / "images" / n, 1.0), boxes, detail)
+        ys += [int(t) for t in types]
+    if not xs:  # a detector that finds nothing (the smoke test's)
+        return np.zeros((0, 3, SIZE * detail, SIZE * detail), np.float32), np.zeros(0, np.int64)
+    return np.stack(xs).astype(np.float32), np.array(ys)
 
 
 def engine_size(w: int, h: int, max_w: int = 960, max_h: int = 544, stride: int = 32) -> tuple[int, int]:
@@ -215,5 +271,5 @@ def val_sets(data: Path, hive_names: list[str], crop_files: list[Path],
             "crops": (np.stack(cx).astype(np.float32), np.array(cy))}
 
 
-__all__ = ["TYPES", "NONE", "mine_negatives", "negative_items", "SIZE", "CONTEXT", "Item", "CropDataset", "hive_items", "crop_split_samples", "val_sets",
+__all__ = ["TYPES", "NONE", "mine_negatives", "negative_items", "mine_matched", "detected_items", "detected_val_set", "SIZE", "CONTEXT", "Item", "CropDataset", "hive_items", "crop_split_samples", "val_sets",
            "sample_square", "sample_rect", "engine_size", "load_hive"]
