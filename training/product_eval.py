@@ -162,6 +162,11 @@ def main() -> None:
         pe["note"] = ("pollen_crops_all is the whole folder the e2e test gates, 80% of it training crops; "
                       "pollen_crops_val is the held-out 20% (last by id). A crop with no honeybee detection "
                       "above the card threshold counts as wrong.")
+        if a.intervals is not None:
+            pe["intervals_note"] = (
+                "95% percentile bootstrap, 1,000 seeded resamples (hivesight eval --intervals): hive frames "
+                f"in runs of {a.intervals} consecutive frames (the 50 are consecutive frames of one clip, where "
+                "one still drone fills 35 of them, so even runs understate the spread), photos and crops one by one")
         pe["date"] = time.strftime("%Y-%m-%d", time.gmtime())
         card.setdefault("metrics", {})["product_eval"] = pe
         a.card.write_text(json.dumps(card, indent=2) + "\n")
