@@ -32,13 +32,17 @@ from .photo_detector import DEFAULT_FILE as PHOTO_DETECTOR_FILE
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_eval(dataset: Path, card: Path, threads: int, block: int | None = None) -> dict[str, Any]:
-    """`block`: also bootstrap intervals, resampling runs of that many consecutive images."""
+def run_eval(dataset: Path, card: Path, threads: int, block: int | None = None,
+             baseline: Path | None = None) -> dict[str, Any]:
+    """`block`: also bootstrap intervals, resampling runs of that many consecutive images;
+    `baseline`: also that model on the same images, and each figure's change (paired)."""
     cmd = ["node", str(ROOT / "bin/hivesight.mjs"), "eval", str(dataset), "--json", "--model", str(card)]
     if threads > 0:
         cmd += ["--threads", str(threads)]
     if block is not None:
         cmd += ["--block", str(block)]
+    if baseline is not None:
+        cmd += ["--baseline", str(baseline)]
     t = time.time()
     r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if r.returncode != 0 or not r.stdout.strip():
@@ -57,8 +61,9 @@ def summarise(rep: dict[str, Any]) -> dict[str, Any]:
     else:
         out["count_error_pct"] = r4(rep.get("count_error_pct"))
     out["classes"] = {c: {k: r4(v) for k, v in m.items()} for c, m in rep.get("classes", {}).items()}
-    if rep.get("intervals"):
-        out["intervals"] = json.loads(json.dumps(rep["intervals"]), parse_float=lambda v: round(float(v), 4))
+    for key in ("intervals", "baseline"):
+        if rep.get(key):
+            out[key] = json.loads(json.dumps(rep[key]), parse_float=lambda v: round(float(v), 4))
     if rep.get("notes"):
         out["notes"] = rep["notes"]
     return out
@@ -123,14 +128,17 @@ def main() -> None:
                     help="this default score for the card's photo detector (in a copy)")
     ap.add_argument("--one-view", action="store_true",
                     help="as video frames: no test-time views, detail classifier, crop views")
+    ap.add_argument("--baseline", type=Path, default=None, metavar="CARD",
+                    help="also score this model (e.g. the shipped card) on the same images: each figure's "
+                         "change with a paired 95%% interval, hive frames in runs of --intervals (or 10)")
     ap.add_argument("--intervals", type=int, default=None, metavar="FRAMES",
                     help="also 95%% bootstrap intervals: hive frames resampled in runs of FRAMES consecutive "
                          "frames (e.g. 10; one still drone fills 35 of the 50 validation frames), photos one by one")
     a = ap.parse_args()
     swapped = any(x is not None for x in (a.detector, a.specialist, a.photo_detector, a.photo_score))
-    if (swapped or a.one_view) and a.write:
+    if (swapped or a.one_view or a.baseline is not None) and a.write:
         raise SystemExit("--write records the card's own models; drop --detector / --specialist / "
-                         "--photo-detector / --photo-score / --one-view")
+                         "--photo-detector / --photo-score / --one-view / --baseline")
     hive_view, crop_view = a.views / "hive-entrance-val", a.views / "pollen-crops-val"
     build(a.data, hive_view, None)
     build_crops(a.data, crop_view)
@@ -147,8 +155,13 @@ def main() -> None:
         if swapped or a.one_view:
             card = candidate_card(card, a.detector, a.one_view, Path(scratch), a.specialist,
                                   a.photo_detector, a.photo_score)
-        blocks = {k: (None if a.intervals is None else a.intervals if k == "hive_entrance_val" else 1) for k in sets}
-        raw = {k: run_eval(v, card, a.threads, blocks[k]) for k, v in sets.items()}
+        hive_block = a.intervals if a.intervals is not None else 10 if a.baseline is not None else None
+        blocks = {k: (None if hive_block is None else hive_block if k == "hive_entrance_val" else 1) for k in sets}
+        baseline = a.baseline.resolve() if a.baseline is not None else None
+        if baseline is not None and a.one_view:  # both seen as video frames
+            (Path(scratch) / "baseline").mkdir()
+            baseline = candidate_card(baseline, None, True, Path(scratch) / "baseline")
+        raw = {k: run_eval(v, card, a.threads, blocks[k], baseline) for k, v in sets.items()}
     for k, v in raw.items():
         print(k, f"({v['_seconds']} s):", json.dumps(summarise(v)))
     if a.out is not None:

@@ -25,8 +25,17 @@ export type {
   Prediction,
   ScoreThresholds,
 } from './metrics.ts';
-export { bootstrapBoxIntervals, bootstrapCropIntervals } from './intervals.ts';
+export {
+  bootstrapBoxChanges,
+  bootstrapBoxIntervals,
+  bootstrapCropChanges,
+  bootstrapCropIntervals,
+} from './intervals.ts';
 export type {
+  BoxChanges,
+  BoxScoring,
+  Change,
+  CropChanges,
   BoxIntervals,
   CropIntervals,
   Interval,
@@ -36,4 +45,10 @@ export type {
 export { createEvalPredictor, EVAL_SCORE_THRESHOLD } from './predict.ts';
 export type { EvalDetector, EvalPredictor, PredictedImage } from './predict.ts';
 export { evaluateDataset } from './run.ts';
-export type { EvalOptions, EvalReport, BoxEvalReport, CropEvalReport } from './run.ts';
+export type {
+  BaselineModel,
+  EvalOptions,
+  EvalReport,
+  BoxEvalReport,
+  CropEvalReport,
+} from './run.ts';

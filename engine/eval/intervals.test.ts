@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Box, ProductClass } from '../types.ts';
 import type { EvalClass } from './labels.ts';
-import { bootstrapBoxIntervals, bootstrapCropIntervals } from './intervals.ts';
+import {
+  bootstrapBoxChanges,
+  bootstrapBoxIntervals,
+  bootstrapCropChanges,
+  bootstrapCropIntervals,
+} from './intervals.ts';
 import { evaluateBoxes } from './metrics.ts';
 import type { CropOutcome, ImageEval, ScoreThresholds } from './metrics.ts';
 
@@ -121,5 +126,74 @@ describe('bootstrapCropIntervals', () => {
     expect(accuracy!.high).toBeGreaterThan(20 / 30);
     expect(accuracy!.low).toBeGreaterThan(0.4);
     expect(bootstrapCropIntervals([]).accuracy).toBeNull();
+  });
+});
+
+describe('bootstrapBoxChanges (paired)', () => {
+  const both = { candidate: { thresholds: T }, baseline: { thresholds: T } };
+
+  it('is exactly zero, interval and all, for a model against itself', () => {
+    const images = mixed(30);
+    const changes = bootstrapBoxChanges(images, images, both);
+    expect(changes.ap50.bee).toEqual({ value: 0, low: 0, high: 0 });
+    expect(changes.ap50.hornet).toEqual({ value: 0, low: 0, high: 0 });
+    expect(changes.count_error_pct).toEqual({ value: 0, low: 0, high: 0 });
+  });
+
+  it('gives the change of the point figures, and an interval clear of zero for a candidate that fixes the hard images', () => {
+    const baseline = mixed(30);
+    // The candidate fixes every third image; elsewhere it answers as the baseline does.
+    const candidate = baseline.map((im, i) =>
+      i % 3 === 0
+        ? { gt: im.gt, predictions: [...good().predictions, pred('hornet', 0.7, ELSEWHERE)] }
+        : im,
+    );
+    const changes = bootstrapBoxChanges(candidate, baseline, both);
+    const pointA = evaluateBoxes(candidate, { thresholds: T });
+    const pointB = evaluateBoxes(baseline, { thresholds: T });
+    expect(changes.ap50.bee!.value).toBeCloseTo(
+      pointA.classes.bee!.ap50! - pointB.classes.bee!.ap50!,
+      10,
+    );
+    expect(changes.ap50.bee!.low).toBeGreaterThan(0);
+    expect(changes.count_error_pct!.value).toBeCloseTo(
+      pointA.count_error_pct! - pointB.count_error_pct!,
+      10,
+    );
+    expect(changes.count_error_pct!.high).toBeLessThan(0);
+  });
+
+  it('has no change for a class either model cannot detect, and wants the same images', () => {
+    const images = mixed(6);
+    const changes = bootstrapBoxChanges(images, images, {
+      candidate: { thresholds: T },
+      baseline: { thresholds: T, modelClasses: ['bee'] },
+    });
+    expect(changes.ap50.hornet).toBeNull();
+    expect(changes.ap50.bee).not.toBeNull();
+    expect(() => bootstrapBoxChanges(images, images.slice(1), both)).toThrow(/same images/);
+  });
+});
+
+describe('bootstrapCropChanges (paired)', () => {
+  const crop = (truth: 'bee' | 'pollen', predicted: 'bee' | 'pollen' | null): CropOutcome => ({
+    truth,
+    predicted,
+  });
+
+  it('is zero against itself and clear of zero when the candidate fixes crops', () => {
+    const baseline = Array.from({ length: 40 }, (_, i) =>
+      crop('pollen', i % 4 === 0 ? 'bee' : 'pollen'),
+    );
+    expect(bootstrapCropChanges(baseline, baseline).accuracy).toEqual({
+      value: 0,
+      low: 0,
+      high: 0,
+    });
+    const candidate = baseline.map((o) => crop(o.truth, 'pollen'));
+    const { accuracy } = bootstrapCropChanges(candidate, baseline);
+    expect(accuracy!.value).toBeCloseTo(0.25, 10);
+    expect(accuracy!.low).toBeGreaterThan(0);
+    expect(() => bootstrapCropChanges(candidate, baseline.slice(2))).toThrow(/same crops/);
   });
 });

@@ -116,34 +116,37 @@ function percentileInterval(values: number[], level: number): Interval | null {
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
+export interface BoxScoring {
+  thresholds: ScoreThresholds;
+  modelClasses?: readonly ProductClass[];
+  iouThreshold?: number;
+}
+
+/** A resample's figures: AP50 per row (undefined: no labelled box drawn) and count error. */
+interface BoxFigures {
+  rows: { row: ProductClass; detectable: boolean }[];
+  of(picked: readonly number[]): { ap50: Map<ProductClass, number>; count?: number };
+}
+
 /**
- * Intervals for `evaluateBoxes`' AP50 rows and count error. Each image is matched once (greedy
- * matching never crosses images), so a resample only merges and re-sorts its images' hits.
+ * Each image is matched once (greedy matching never crosses images), so a resample only merges
+ * and re-sorts its images' hits.
  */
-export function bootstrapBoxIntervals(
-  images: readonly ImageEval[],
-  options: {
-    thresholds: ScoreThresholds;
-    modelClasses?: readonly ProductClass[];
-    iouThreshold?: number;
-  } & IntervalOptions,
-): BoxIntervals {
-  const s = settings(options, images.length);
-  const iouThreshold = options.iouThreshold ?? IOU_THRESHOLD;
-  const ap50: BoxIntervals['ap50'] = {};
+function boxFigures(images: readonly ImageEval[], scoring: BoxScoring): BoxFigures {
+  const iouThreshold = scoring.iouThreshold ?? IOU_THRESHOLD;
   const perRow = metricRows(images).rows.map((row) => {
     const detectable =
-      !options.modelClasses || row.pred.some((c) => options.modelClasses!.includes(c));
+      !scoring.modelClasses || row.pred.some((c) => scoring.modelClasses!.includes(c));
     const matched = detectable
       ? images.map((im) => matchClass([sliceImage(im, row)], iouThreshold))
       : null;
-    return { row: row.row, matched, values: [] as number[] };
+    return { row: row.row, matched };
   });
-  const counts = images.map((im) => imageCountErrorPct(im, options.thresholds));
-  const countValues: number[] = [];
-
-  if (images.length > 0) {
-    for (const picked of draws(images.length, s)) {
+  const counts = images.map((im) => imageCountErrorPct(im, scoring.thresholds));
+  return {
+    rows: perRow.map((r) => ({ row: r.row, detectable: r.matched !== null })),
+    of(picked) {
+      const ap50 = new Map<ProductClass, number>();
       for (const r of perRow) {
         if (!r.matched) continue;
         const hits: { score: number; tp: boolean }[] = [];
@@ -156,20 +159,106 @@ export function bootstrapBoxIntervals(
         // A resample without any labelled box of the row has no AP: it is left out.
         if (support === 0) continue;
         hits.sort((a, b) => b.score - a.score);
-        r.values.push(
-          averagePrecision({
-            tp: hits.map((h) => h.tp),
-            scores: hits.map((h) => h.score),
-            support,
-          }),
-        );
+        const tp = hits.map((h) => h.tp);
+        ap50.set(r.row, averagePrecision({ tp, scores: hits.map((h) => h.score), support }));
       }
       const errors = picked.map((i) => counts[i]).filter((e): e is number => e != null);
-      if (errors.length > 0) countValues.push(mean(errors));
+      return { ap50, ...(errors.length > 0 && { count: mean(errors) }) };
+    },
+  };
+}
+
+/** Intervals for `evaluateBoxes`' AP50 rows and count error. */
+export function bootstrapBoxIntervals(
+  images: readonly ImageEval[],
+  options: BoxScoring & IntervalOptions,
+): BoxIntervals {
+  const s = settings(options, images.length);
+  const figures = boxFigures(images, options);
+  const values = new Map<ProductClass, number[]>(figures.rows.map((r) => [r.row, []]));
+  const countValues: number[] = [];
+  if (images.length > 0) {
+    for (const picked of draws(images.length, s)) {
+      const f = figures.of(picked);
+      for (const [row, ap] of f.ap50) values.get(row)!.push(ap);
+      if (f.count !== undefined) countValues.push(f.count);
     }
   }
-  for (const r of perRow) ap50[r.row] = r.matched ? percentileInterval(r.values, s.level) : null;
+  const ap50: BoxIntervals['ap50'] = {};
+  for (const r of figures.rows) {
+    ap50[r.row] = r.detectable ? percentileInterval(values.get(r.row)!, s.level) : null;
+  }
   return { ...s, ap50, count_error_pct: percentileInterval(countValues, s.level) };
+}
+
+/** A candidate's figure minus the baseline's on the same images, with its interval. */
+export interface Change extends Interval {
+  value: number;
+}
+
+export interface BoxChanges extends IntervalSettings {
+  /** Per row of the candidate's table; null where either model cannot detect the class. */
+  ap50: Partial<Record<ProductClass, Change | null>>;
+  count_error_pct: Change | null;
+}
+
+export interface CropChanges extends IntervalSettings {
+  accuracy: Change | null;
+}
+
+/**
+ * How the candidate's figures differ from the baseline's on the same images: a paired bootstrap
+ * (both models scored on each resample), so what the two share (the same hard frames, the same
+ * rare bees) cancels and the interval is far narrower than either model's own.
+ */
+export function bootstrapBoxChanges(
+  candidate: readonly ImageEval[],
+  baseline: readonly ImageEval[],
+  options: { candidate: BoxScoring; baseline: BoxScoring } & IntervalOptions,
+): BoxChanges {
+  if (candidate.length !== baseline.length) {
+    throw new RangeError('The candidate and the baseline must be scored on the same images.');
+  }
+  const s = settings(options, candidate.length);
+  const a = boxFigures(candidate, options.candidate);
+  const b = boxFigures(baseline, options.baseline);
+  const all = Array.from(candidate, (_, i) => i);
+  const pointA = a.of(all);
+  const pointB = b.of(all);
+  const both = a.rows
+    .filter((r) => r.detectable && b.rows.some((o) => o.row === r.row && o.detectable))
+    .map((r) => r.row);
+  const values = new Map<ProductClass, number[]>(both.map((row) => [row, []]));
+  const countValues: number[] = [];
+  if (candidate.length > 0) {
+    for (const picked of draws(candidate.length, s)) {
+      const fa = a.of(picked);
+      const fb = b.of(picked);
+      for (const row of both) {
+        const va = fa.ap50.get(row);
+        const vb = fb.ap50.get(row);
+        if (va !== undefined && vb !== undefined) values.get(row)!.push(va - vb);
+      }
+      if (fa.count !== undefined && fb.count !== undefined) countValues.push(fa.count - fb.count);
+    }
+  }
+  const change = (value: number | undefined, spread: number[]): Change | null => {
+    const interval = percentileInterval(spread, s.level);
+    return value === undefined || !interval ? null : { value, ...interval };
+  };
+  const ap50: BoxChanges['ap50'] = {};
+  for (const r of a.rows) {
+    const va = pointA.ap50.get(r.row);
+    const vb = pointB.ap50.get(r.row);
+    ap50[r.row] = both.includes(r.row)
+      ? change(va !== undefined && vb !== undefined ? va - vb : undefined, values.get(r.row)!)
+      : null;
+  }
+  const count =
+    pointA.count !== undefined && pointB.count !== undefined
+      ? pointA.count - pointB.count
+      : undefined;
+  return { ...s, ap50, count_error_pct: change(count, countValues) };
 }
 
 /** Interval for `evaluateCrops`' accuracy. */
@@ -185,4 +274,26 @@ export function bootstrapCropIntervals(
       values.push(mean(picked.map((i) => correct[i]!)));
   }
   return { ...s, accuracy: percentileInterval(values, s.level) };
+}
+
+/** The candidate's crop accuracy minus the baseline's on the same crops (paired bootstrap). */
+export function bootstrapCropChanges(
+  candidate: readonly CropOutcome[],
+  baseline: readonly CropOutcome[],
+  options: IntervalOptions = {},
+): CropChanges {
+  if (candidate.length !== baseline.length) {
+    throw new RangeError('The candidate and the baseline must be scored on the same crops.');
+  }
+  const s = settings(options, candidate.length);
+  const diff = candidate.map(
+    (o, i) =>
+      (o.predicted === o.truth ? 1 : 0) - (baseline[i]!.predicted === baseline[i]!.truth ? 1 : 0),
+  );
+  const values: number[] = [];
+  if (diff.length > 0) {
+    for (const picked of draws(diff.length, s)) values.push(mean(picked.map((i) => diff[i]!)));
+  }
+  const interval = percentileInterval(values, s.level);
+  return { ...s, accuracy: interval && { value: mean(diff), ...interval } };
 }

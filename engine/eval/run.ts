@@ -7,8 +7,19 @@ import { AnalysisCancelledError } from '../errors.ts';
 import type { ProductClass } from '../types.ts';
 import { readDataset } from './datasets.ts';
 import type { BoxDataset, CropDataset } from './datasets.ts';
-import { bootstrapBoxIntervals, bootstrapCropIntervals } from './intervals.ts';
-import type { BoxIntervals, CropIntervals, IntervalOptions } from './intervals.ts';
+import {
+  bootstrapBoxChanges,
+  bootstrapBoxIntervals,
+  bootstrapCropChanges,
+  bootstrapCropIntervals,
+} from './intervals.ts';
+import type {
+  BoxChanges,
+  BoxIntervals,
+  CropChanges,
+  CropIntervals,
+  IntervalOptions,
+} from './intervals.ts';
 import { buildLabelMap } from './labels.ts';
 import { cropPrediction, evaluateBoxes, evaluateCrops, thresholdFor } from './metrics.ts';
 import type {
@@ -31,19 +42,30 @@ export interface EvalOptions {
   labelMappings?: Readonly<Record<string, string>>;
   /** Also bootstrap intervals for the figures (see intervals.ts). */
   intervals?: IntervalOptions;
+  /** A second model scored on the same images: the report adds its figures and the changes. */
+  baseline?: BaselineModel;
+  /** Images predicted so far, of all to predict (twice the images with a baseline). */
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
+}
+
+export interface BaselineModel {
+  predict: EvalPredictor;
+  thresholds: ScoreThresholds;
+  modelClasses: readonly ProductClass[];
 }
 
 export type BoxEvalReport = {
   kind: 'boxes';
   dataset: string;
   intervals?: BoxIntervals;
+  baseline?: BoxMetrics & { change: BoxChanges };
 } & BoxMetrics;
 export type CropEvalReport = {
   kind: 'crops';
   dataset: string;
   intervals?: CropIntervals;
+  baseline?: CropMetrics & { change: CropChanges };
 } & CropMetrics;
 export type EvalReport = BoxEvalReport | CropEvalReport;
 
@@ -54,14 +76,26 @@ export async function evaluateDataset(root: string, options: EvalOptions): Promi
     : evaluateCropDataset(dataset, options);
 }
 
-async function predictAll(paths: string[], options: EvalOptions): Promise<PredictedImage[]> {
-  const out: PredictedImage[] = [];
-  for (const file of paths) {
-    if (options.signal?.aborted) throw new AnalysisCancelledError('The evaluation was cancelled.');
-    out.push(await options.predict(file, options.signal));
-    options.onProgress?.(out.length, paths.length);
-  }
-  return out;
+/** Predicts every image with the model, then with the baseline if there is one. */
+async function predictAll(
+  paths: string[],
+  options: EvalOptions,
+): Promise<{ model: PredictedImage[]; baseline?: PredictedImage[] }> {
+  const total = paths.length * (options.baseline ? 2 : 1);
+  let done = 0;
+  const run = async (predict: EvalPredictor) => {
+    const out: PredictedImage[] = [];
+    for (const file of paths) {
+      if (options.signal?.aborted) {
+        throw new AnalysisCancelledError('The evaluation was cancelled.');
+      }
+      out.push(await predict(file, options.signal));
+      options.onProgress?.(++done, total);
+    }
+    return out;
+  };
+  const model = await run(options.predict);
+  return options.baseline ? { model, baseline: await run(options.baseline.predict) } : { model };
 }
 
 /** Detections in source pixels -> normalised boxes, like the YOLO labels. */
@@ -87,12 +121,30 @@ async function evaluateBoxDataset(
     dataset.images.map((im) => im.path),
     options,
   );
-  const images: ImageEval[] = dataset.images.map((im, i) => ({
-    gt: im.gt.map(({ cls, box }) => ({ cls, box })),
-    predictions: normalised(predicted[i]!),
-  }));
+  const imagesOf = (model: PredictedImage[]): ImageEval[] =>
+    dataset.images.map((im, i) => ({
+      gt: im.gt.map(({ cls, box }) => ({ cls, box })),
+      predictions: normalised(model[i]!),
+    }));
+  const images = imagesOf(predicted.model);
   const scoring = { thresholds: options.thresholds, modelClasses: options.modelClasses };
   const metrics = evaluateBoxes(images, scoring);
+  let baseline: BoxEvalReport['baseline'];
+  if (options.baseline && predicted.baseline) {
+    const baseImages = imagesOf(predicted.baseline);
+    const baseScoring = {
+      thresholds: options.baseline.thresholds,
+      modelClasses: options.baseline.modelClasses,
+    };
+    baseline = {
+      ...evaluateBoxes(baseImages, baseScoring),
+      change: bootstrapBoxChanges(images, baseImages, {
+        candidate: scoring,
+        baseline: baseScoring,
+        ...options.intervals,
+      }),
+    };
+  }
   return {
     kind: 'boxes',
     dataset: dataset.root,
@@ -100,6 +152,7 @@ async function evaluateBoxDataset(
     ...(options.intervals && {
       intervals: bootstrapBoxIntervals(images, { ...scoring, ...options.intervals }),
     }),
+    ...(baseline && { baseline }),
   };
 }
 
@@ -111,17 +164,28 @@ async function evaluateCropDataset(
     dataset.images.map((im) => im.path),
     options,
   );
-  const outcomes: CropOutcome[] = dataset.images.map((im, i) => ({
-    truth: im.truth,
-    // What the product would show: only detections at the model's own thresholds.
-    predicted: cropPrediction(
-      normalised(predicted[i]!).filter((p) => p.score >= thresholdFor(p.cls, options.thresholds)),
-    ),
-  }));
+  const outcomesOf = (model: PredictedImage[], thresholds: ScoreThresholds): CropOutcome[] =>
+    dataset.images.map((im, i) => ({
+      truth: im.truth,
+      // What the product would show: only detections at the model's own thresholds.
+      predicted: cropPrediction(
+        normalised(model[i]!).filter((p) => p.score >= thresholdFor(p.cls, thresholds)),
+      ),
+    }));
+  const outcomes = outcomesOf(predicted.model, options.thresholds);
+  let baseline: CropEvalReport['baseline'];
+  if (options.baseline && predicted.baseline) {
+    const baseOutcomes = outcomesOf(predicted.baseline, options.baseline.thresholds);
+    baseline = {
+      ...evaluateCrops(baseOutcomes),
+      change: bootstrapCropChanges(outcomes, baseOutcomes, options.intervals),
+    };
+  }
   return {
     kind: 'crops',
     dataset: dataset.root,
     ...evaluateCrops(outcomes),
     ...(options.intervals && { intervals: bootstrapCropIntervals(outcomes, options.intervals) }),
+    ...(baseline && { baseline }),
   };
 }

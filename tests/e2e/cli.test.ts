@@ -292,6 +292,43 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(crop.stdout).toMatch(/accuracy: [\d.]+ \(95 % interval [\d.]+-[\d.]+\)/);
   });
 
+  it('scores a --baseline model on the same images: against itself every change is exactly 0', async () => {
+    const json = await hivesight(['eval', yolo(), '--json', '--baseline', MODEL_CARD]);
+    expect(json.exitCode, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      classes: Record<string, { ap50: number | null }>;
+      baseline: {
+        model: { name: string; version: string };
+        classes: Record<string, { ap50: number | null }>;
+        change: {
+          ap50: Record<string, { value: number; low: number; high: number } | null>;
+          count_error_pct: { value: number; low: number; high: number } | null;
+        };
+      };
+    };
+    expect(report.baseline.model.name).toMatch(/hivesight/);
+    expect(report.baseline.classes.bee!.ap50).toBe(report.classes.bee!.ap50);
+    // Paired: both models are scored on the same resamples, so identical answers cancel.
+    expect(report.baseline.change.ap50.bee).toEqual({ value: 0, low: 0, high: 0 });
+    expect(report.baseline.change.count_error_pct).toEqual({ value: 0, low: 0, high: 0 });
+
+    const text = await hivesight(['eval', crops(), '--baseline', MODEL_CARD]);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/against hivesight-detector/);
+    expect(text.stdout).toMatch(
+      /baseline accuracy: [\d.]+, change \+0\.000 \(\+0\.000 to \+0\.000\)/,
+    );
+
+    const missing = await hivesight([
+      'eval',
+      yolo(),
+      '--baseline',
+      path.join(dir, 'nope.card.json'),
+    ]);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toMatch(/nope\.card\.json/);
+  });
+
   it('scores a crop set by accuracy', async () => {
     const result = await hivesight(['eval', crops(), '--json']);
     expect(result.exitCode, result.stderr).toBe(0);

@@ -3,12 +3,14 @@
  * (same probe, decode and detector as analyze) and prints AP50, precision, recall, support and
  * count error, or crop accuracy. `--min-ap50 CLASS=X,...` (and `--min-accuracy X` for crop
  * sets) turn it into a CI gate: exit 1 when a gate fails. `--intervals` (or `--block N` for runs
- * of video frames) adds 95 % bootstrap intervals, to tell a real model change from the scatter.
+ * of video frames) adds 95 % bootstrap intervals, to tell a real model change from the scatter;
+ * `--baseline MODEL` scores a second model on the same images and prints each figure's change
+ * with a paired interval (what both models share cancels, so it is far narrower).
  */
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
-import type { EvalReport, ScoreThresholds } from '../../../engine/eval/index.ts';
+import type { Change, EvalReport, ScoreThresholds } from '../../../engine/eval/index.ts';
 import { isProductClass } from '../../../engine/types.ts';
 import type { ProductClass } from '../../../engine/types.ts';
 import { loadEvalModule, openEngine } from '../engine.ts';
@@ -25,6 +27,7 @@ interface EvalFlags extends EngineFlags {
   map?: string[];
   intervals?: boolean;
   block?: number;
+  baseline?: string;
 }
 
 interface Gate {
@@ -97,6 +100,10 @@ export function registerEvalCommand(program: Command): void {
       positiveInteger,
     )
     .option(
+      '--baseline <model>',
+      'also score this model (card or .onnx) on the same images and print each change with its 95 % interval',
+    )
+    .option(
       '--map <label=class>',
       'map a dataset label to a class (bee, pollen, drone, wasp, hornet, honeybee); repeatable',
       (value: string, previous: string[] = []) => [...previous, value],
@@ -110,6 +117,9 @@ export function registerEvalCommand(program: Command): void {
 
 export async function runEval(dataset: string, flags: EvalFlags): Promise<number> {
   const { engine } = await openEngine(flags);
+  const base = flags.baseline
+    ? (await openEngine({ ...flags, model: flags.baseline })).engine
+    : undefined;
   const ev = await loadEvalModule();
   const labelMappings = ev.parseLabelMappings(flags.map ?? []);
   // Eval's images are photos: precision, recall and count error at the thresholds photos get.
@@ -133,6 +143,13 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
       ...((flags.intervals || flags.block !== undefined) && {
         intervals: { block: flags.block ?? 1 },
       }),
+      ...(base && {
+        baseline: {
+          predict: ev.createEvalPredictor(base),
+          thresholds: base.detector.scoreThresholds('image'),
+          modelClasses: base.detector.identity.classes,
+        },
+      }),
       signal: controller.signal,
       onProgress: (done, total) => progress.update(label, done, total, Date.now() - started),
     });
@@ -146,12 +163,19 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
   }
 
   const gates = checkGates(report, flags);
-  const output = {
-    ...report,
-    model: { name: identity.name, version: identity.version, classes: identity.classes },
-    thresholds,
-    gates,
-  };
+  const model = (id: typeof identity) => ({
+    name: id.name,
+    version: id.version,
+    classes: id.classes,
+  });
+  if (report.baseline && base) {
+    // Which model the baseline figures are of, beside them in the JSON.
+    Object.assign(report.baseline, {
+      model: model(base.detector.identity),
+      thresholds: base.detector.scoreThresholds('image'),
+    });
+  }
+  const output: EvalOutput = { ...report, model: model(identity), thresholds, gates };
   if (flags.json) process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
   else process.stdout.write(formatReport(output));
 
@@ -212,27 +236,51 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
-function formatReport(
-  output: EvalReport & { model: { name: string; version: string }; gates: GateResult[] },
-): string {
+type Named = { model: { name: string; version: string } };
+type EvalOutput = EvalReport & Named & { thresholds: ScoreThresholds; gates: GateResult[] };
+
+const signed = (n: number, digits: number) => `${n >= 0 ? '+' : ''}${n.toFixed(digits)}`;
+/** A change and its interval; "to" because either end may be negative. */
+const changeSpan = (c: Change | null | undefined, digits = 3) =>
+  c ? `${signed(c.value, digits)} (${signed(c.low, digits)} to ${signed(c.high, digits)})` : 'n/a';
+
+function formatReport(output: EvalOutput): string {
+  const baseModel = (output.baseline as Partial<Named> | undefined)?.model;
+  const against = baseModel ? `, against ${baseModel.name} ${baseModel.version}` : '';
   const lines = [
-    `${output.model.name} ${output.model.version} on ${output.dataset} (${output.images} images)`,
+    `${output.model.name} ${output.model.version} on ${output.dataset} (${output.images} images)${against}`,
     '',
   ];
   if (output.kind === 'boxes') {
-    const intervals = output.intervals;
+    const { intervals, baseline } = output;
     const rows = Object.entries(output.classes).map(([cls, m]) => [
       cls,
       fmt(m.ap50),
       ...(intervals ? [span(intervals.ap50[cls as ProductClass])] : []),
+      ...(baseline
+        ? [
+            fmt(baseline.classes[cls as ProductClass]?.ap50),
+            changeSpan(baseline.change.ap50[cls as ProductClass]),
+          ]
+        : []),
       fmt(m.precision),
       fmt(m.recall),
       String(m.support),
     ]);
     const level = intervals ? [`${Math.round(intervals.level * 100)} % interval`] : [];
-    lines.push(table(['class', 'AP50', ...level, 'precision', 'recall', 'support'], rows));
+    const versus = baseline
+      ? ['baseline', `change (${Math.round(baseline.change.level * 100)} % interval)`]
+      : [];
+    lines.push(
+      table(['class', 'AP50', ...level, ...versus, 'precision', 'recall', 'support'], rows),
+    );
     const countSpan = intervals ? ` (${level[0]} ${span(intervals.count_error_pct, 1)} %)` : '';
     lines.push('', `count error: ${fmt(output.count_error_pct, 1)} %${countSpan}`);
+    if (baseline) {
+      lines.push(
+        `baseline count error: ${fmt(baseline.count_error_pct, 1)} %, change ${changeSpan(baseline.change.count_error_pct, 1)} points`,
+      );
+    }
   } else {
     const rows = Object.entries(output.classes).map(([cls, m]) => [
       cls === 'bee' ? 'bee (no pollen)' : cls,
@@ -245,11 +293,17 @@ function formatReport(
       ? ` (${Math.round(output.intervals.level * 100)} % interval ${span(output.intervals.accuracy)})`
       : '';
     lines.push('', `accuracy: ${fmt(output.accuracy)}${accSpan}`);
+    if (output.baseline) {
+      lines.push(
+        `baseline accuracy: ${fmt(output.baseline.accuracy)}, change ${changeSpan(output.baseline.change.accuracy)}`,
+      );
+    }
   }
-  if (output.intervals) {
-    const { resamples, block } = output.intervals;
+  const settings = output.intervals ?? output.baseline?.change;
+  if (settings) {
+    const { resamples, block } = settings;
     lines.push(
-      `intervals: bootstrap over ${block > 1 ? `runs of ${block} consecutive images` : 'images'}, ${resamples} resamples`,
+      `intervals: bootstrap over ${block > 1 ? `runs of ${block} consecutive images` : 'images'}, ${resamples} resamples${output.baseline ? ' (changes: both models on the same resamples)' : ''}`,
     );
   }
   for (const note of output.notes) lines.push(`note: ${note}`);
