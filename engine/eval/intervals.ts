@@ -7,7 +7,10 @@
  * the same bees, so resampling them one by one understates the spread: `block` resamples runs of
  * that many consecutive images (a moving-block bootstrap, in the dataset's file-name order).
  * A fixed seed makes the interval repeatable, so two runs of one model print the same figures.
+ * Two models on the same images are compared by a paired bootstrap (`bootstrap*Changes`): both
+ * are scored on each resample, so what they share cancels.
  */
+import { seededRandom } from '../random.ts';
 import type { ProductClass } from '../types.ts';
 import {
   averagePrecision,
@@ -73,21 +76,9 @@ function settings(options: IntervalOptions, n: number): IntervalSettings {
   return { ...s, block: Math.min(s.block, Math.max(1, n)) };
 }
 
-/** mulberry32: small, fast and seedable; statistical quality is ample for resampling. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `resamples` index draws of n items, in runs of `block` consecutive ones. */
 function* draws(n: number, s: IntervalSettings): Generator<number[]> {
-  const next = random(s.seed);
+  const next = seededRandom(s.seed);
   const starts = n - s.block + 1;
   for (let r = 0; r < s.resamples; r++) {
     const picked: number[] = [];
