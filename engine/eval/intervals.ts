@@ -76,8 +76,9 @@ function settings(options: IntervalOptions, n: number): IntervalSettings {
   return { ...s, block: Math.min(s.block, Math.max(1, n)) };
 }
 
-/** `resamples` index draws of n items, in runs of `block` consecutive ones. */
+/** `resamples` index draws of n items, in runs of `block` consecutive ones; none when n is 0. */
 function* draws(n: number, s: IntervalSettings): Generator<number[]> {
+  if (n === 0) return;
   const next = seededRandom(s.seed);
   const starts = n - s.block + 1;
   for (let r = 0; r < s.resamples; r++) {
@@ -106,6 +107,11 @@ function percentileInterval(values: number[], level: number): Interval | null {
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** The mean of per-item values on each resample. */
+function resampledMeans(values: readonly number[], s: IntervalSettings): number[] {
+  return Array.from(draws(values.length, s), (picked) => mean(picked.map((i) => values[i]!)));
+}
 
 export interface BoxScoring {
   thresholds: ScoreThresholds;
@@ -168,12 +174,10 @@ export function bootstrapBoxIntervals(
   const figures = boxFigures(images, options);
   const values = new Map<ProductClass, number[]>(figures.rows.map((r) => [r.row, []]));
   const countValues: number[] = [];
-  if (images.length > 0) {
-    for (const picked of draws(images.length, s)) {
-      const f = figures.of(picked);
-      for (const [row, ap] of f.ap50) values.get(row)!.push(ap);
-      if (f.count !== undefined) countValues.push(f.count);
-    }
+  for (const picked of draws(images.length, s)) {
+    const f = figures.of(picked);
+    for (const [row, ap] of f.ap50) values.get(row)!.push(ap);
+    if (f.count !== undefined) countValues.push(f.count);
   }
   const ap50: BoxIntervals['ap50'] = {};
   for (const r of figures.rows) {
@@ -221,17 +225,15 @@ export function bootstrapBoxChanges(
     .map((r) => r.row);
   const values = new Map<ProductClass, number[]>(both.map((row) => [row, []]));
   const countValues: number[] = [];
-  if (candidate.length > 0) {
-    for (const picked of draws(candidate.length, s)) {
-      const fa = a.of(picked);
-      const fb = b.of(picked);
-      for (const row of both) {
-        const va = fa.ap50.get(row);
-        const vb = fb.ap50.get(row);
-        if (va !== undefined && vb !== undefined) values.get(row)!.push(va - vb);
-      }
-      if (fa.count !== undefined && fb.count !== undefined) countValues.push(fa.count - fb.count);
+  for (const picked of draws(candidate.length, s)) {
+    const fa = a.of(picked);
+    const fb = b.of(picked);
+    for (const row of both) {
+      const va = fa.ap50.get(row);
+      const vb = fb.ap50.get(row);
+      if (va !== undefined && vb !== undefined) values.get(row)!.push(va - vb);
     }
+    if (fa.count !== undefined && fb.count !== undefined) countValues.push(fa.count - fb.count);
   }
   const change = (value: number | undefined, spread: number[]): Change | null => {
     const interval = percentileInterval(spread, s.level);
@@ -252,19 +254,16 @@ export function bootstrapBoxChanges(
   return { ...s, ap50, count_error_pct: change(count, countValues) };
 }
 
+const isRight = (o: CropOutcome) => (o.predicted === o.truth ? 1 : 0);
+
 /** Interval for `evaluateCrops`' accuracy. */
 export function bootstrapCropIntervals(
   outcomes: readonly CropOutcome[],
   options: IntervalOptions = {},
 ): CropIntervals {
   const s = settings(options, outcomes.length);
-  const correct = outcomes.map((o) => (o.predicted === o.truth ? 1 : 0));
-  const values: number[] = [];
-  if (outcomes.length > 0) {
-    for (const picked of draws(outcomes.length, s))
-      values.push(mean(picked.map((i) => correct[i]!)));
-  }
-  return { ...s, accuracy: percentileInterval(values, s.level) };
+  const correct = outcomes.map(isRight);
+  return { ...s, accuracy: percentileInterval(resampledMeans(correct, s), s.level) };
 }
 
 /** The candidate's crop accuracy minus the baseline's on the same crops (paired bootstrap). */
@@ -277,14 +276,7 @@ export function bootstrapCropChanges(
     throw new RangeError('The candidate and the baseline must be scored on the same crops.');
   }
   const s = settings(options, candidate.length);
-  const diff = candidate.map(
-    (o, i) =>
-      (o.predicted === o.truth ? 1 : 0) - (baseline[i]!.predicted === baseline[i]!.truth ? 1 : 0),
-  );
-  const values: number[] = [];
-  if (diff.length > 0) {
-    for (const picked of draws(diff.length, s)) values.push(mean(picked.map((i) => diff[i]!)));
-  }
-  const interval = percentileInterval(values, s.level);
+  const diff = candidate.map((o, i) => isRight(o) - isRight(baseline[i]!));
+  const interval = percentileInterval(resampledMeans(diff, s), s.level);
   return { ...s, accuracy: interval && { value: mean(diff), ...interval } };
 }
