@@ -8,6 +8,7 @@ have no subtype at all, pollen-crops are workers so the drone logit is masked ou
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import re
@@ -25,6 +26,9 @@ CROPS = "pollen-crops"
 HIVE_VAL_FRACTION = 0.2
 HIVE_GAP = 5  # frames dropped between train and val so near-identical neighbours don't leak
 HIVE_CACHE_SCALE = 0.5  # frames are kept in RAM at half resolution (1920x540)
+# Written by training.pack: the files it left out (validation), so the splits stay those of the
+# full datasets and a validation read of a packed copy fails loudly rather than shrinking.
+PACK_NOTE = "hivesight-pack.json"
 ALL_SUB = (True, True, True)
 WORKER_SUB = (True, True, False)
 
@@ -46,9 +50,14 @@ def frame_number(name: str) -> int:
     return int(m.group(1)) if m else -1
 
 
+def left_out(data: Path, source: str) -> list[str]:
+    note = data / PACK_NOTE
+    return list(json.loads(note.read_text()).get(source, [])) if note.exists() else []
+
+
 def hive_split(data: Path) -> tuple[list[str], list[str]]:
     """Contiguous split: the last 20% of frame numbers are validation."""
-    names = sorted(os.listdir(data / HIVE / "images"), key=frame_number)
+    names = sorted(set(os.listdir(data / HIVE / "images")) | set(left_out(data, HIVE)), key=frame_number)
     n_val = int(round(len(names) * HIVE_VAL_FRACTION))
     val = names[-n_val:]
     train = names[: len(names) - n_val - HIVE_GAP]
@@ -60,6 +69,8 @@ def crop_split(data: Path) -> tuple[list[Path], list[Path]]:
     files: list[Path] = []
     for cls in ("pollen", "no_pollen"):
         files += sorted((data / CROPS / cls).glob("*.jpg"))
+    files += [data / CROPS / rel for rel in left_out(data, CROPS) if not (data / CROPS / rel).exists()]
+    files.sort(key=lambda p: (p.parent.name != "pollen", p.name))  # the listing's order, packed or not
 
     def key(p: Path) -> int:
         m = re.search(r"(\d+)", p.name)
@@ -94,11 +105,19 @@ def load_image(path: Path, scale: float) -> Image.Image:
     return im
 
 
+def load_hive_frame(path: Path) -> Image.Image:
+    """A hive frame at the cache resolution, whether the file is the 3840 px original or a
+    packed copy already at that resolution (training.pack, for a machine without the datasets)."""
+    with Image.open(path) as probe:
+        width = probe.width
+    return load_image(path, min(1.0, HIVE_CACHE_SCALE * 3840.0 / width))
+
+
 def load_hive(data: Path, names: list[str], cache: bool = True) -> list[Sample]:
     out = []
     for n in names:
         path = data / HIVE / "images" / n
-        im = load_image(path, HIVE_CACHE_SCALE) if cache else None
+        im = load_hive_frame(path) if cache else None
         scale = im.width / 3840.0 if im is not None else HIVE_CACHE_SCALE
         boxes, cls = read_yolo(data / HIVE / "labels" / (Path(n).stem + ".txt"), 3840, 1080)
         out.append(Sample(HIVE, path, im, scale, boxes, np.zeros(len(cls), np.int64), cls, ALL_SUB))

@@ -1,0 +1,73 @@
+"""Pack the training data small enough to carry to a machine that lacks `../shared/datasets`
+(a lent GPU machine takes at most 64 MiB with the working tree).
+
+    python -m training.pack --data ../shared/datasets --out .devdata/datasets
+
+Writes the datasets' own layout, which `training.train --data` reads unchanged: hive-entrance
+training frames at the resolution training keeps them in RAM anyway (1920x540,
+`HIVE_CACHE_SCALE`; `load_hive_frame` reads either size), the bees-hornets `train` photos and
+the training pollen crops as they are. `hivesight-pack.json` names the validation files left
+out, so `hive_split` and `crop_split` give the full datasets' splits. Validation runs where
+the datasets are: pair the pack with `training.train --no-val`.
+The pack is a working copy for one run; never commit it (choose a git-ignored folder).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+from pathlib import Path
+
+from .data import BH, CROPS, HIVE, PACK_NOTE, crop_split, hive_split, load_hive_frame
+
+
+def pack(data: Path, out: Path, quality: int) -> None:
+    hive_train, _ = hive_split(data)
+    crop_train, _ = crop_split(data)
+    (out / HIVE / "images").mkdir(parents=True, exist_ok=True)
+    shutil.copytree(data / HIVE / "labels", out / HIVE / "labels", dirs_exist_ok=True)
+    for name in hive_train:
+        load_hive_frame(data / HIVE / "images" / name).save(out / HIVE / "images" / name, "JPEG", quality=quality)
+    shutil.copytree(data / BH / "train", out / BH / "train", dirs_exist_ok=True)
+    for path in crop_train:
+        (out / CROPS / path.parent.name).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, out / CROPS / path.parent.name / path.name)
+    kept = set(hive_train)
+    note = {
+        "what": "training.pack of the hivesight datasets: training files only; validation runs where the datasets are",
+        HIVE: [n for n in sorted(os.listdir(data / HIVE / "images")) if n not in kept],
+        CROPS: sorted(f"{p.parent.name}/{p.name}" for p in crop_left_out(data, crop_train)),
+    }
+    (out / PACK_NOTE).write_text(json.dumps(note, indent=1) + "\n")
+
+
+def crop_left_out(data: Path, crop_train: list[Path]) -> list[Path]:
+    kept = set(crop_train)
+    return [p for cls in ("pollen", "no_pollen") for p in sorted((data / CROPS / cls).glob("*.jpg")) if p not in kept]
+
+
+def check_splits(data: Path, out: Path) -> None:
+    """A pack must split exactly as its source does, or a run on it would train on validation."""
+    def names(split: tuple[list[Path], list[Path]]) -> list[list[str]]:
+        return [[f"{p.parent.name}/{p.name}" for p in part] for part in split]
+    if hive_split(out) != hive_split(data) or names(crop_split(out)) != names(crop_split(data)):
+        raise SystemExit(f"{out} does not split as {data} does: pack it again into an empty folder")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", type=Path, default=Path("../shared/datasets"))
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--quality", type=int, default=75, help="JPEG quality of the re-encoded hive frames")
+    a = ap.parse_args()
+    if not (a.data / HIVE).is_dir():
+        raise SystemExit(f"{a.data} holds no {HIVE}/: point --data at the datasets folder")
+    pack(a.data, a.out, a.quality)
+    check_splits(a.data, a.out)
+    size = sum(p.stat().st_size for p in a.out.rglob("*") if p.is_file())
+    print(f"packed {a.data} into {a.out}: {size / 2**20:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()
