@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageFilter
+from PIL import Image, ImageFilter, ImageStat
 
 from .model import STRIDE
 
@@ -150,17 +150,33 @@ def load_crops(files: list[Path], cache: bool = True) -> list[Sample]:
 # ---------------------------------------------------------------- augmentation
 
 
+def colour_matrix(means: list[float], gain: list[float], brightness: float, contrast: float,
+                  saturation: float) -> tuple[float, ...]:
+    """White balance, brightness, contrast (about the image mean) and saturation (about each
+    pixel's grey) as one affine RGB map, for PIL's `convert("RGB", matrix)`: the same result as
+    applying them one by one in float, in one C pass instead of four float passes over the patch
+    (those were about 70 % of a patch's cost). `means` are the input's per-channel means."""
+    scale = [g * brightness for g in gain]
+    mean = sum(s * m for s, m in zip(scale, means)) / 3.0  # the image mean after the scaling
+    rows: list[float] = []
+    for c in range(3):
+        rows += [(1 - saturation) * contrast * scale[j] / 3.0 + (saturation * contrast * scale[c] if j == c else 0.0)
+                 for j in range(3)]
+        rows.append((1 - contrast) * mean)
+    return tuple(rows)
+
+
 def _photometric(im: Image.Image, rng: random.Random) -> Image.Image:
-    a = np.asarray(im, np.float32)
-    gain = np.array([rng.uniform(0.85, 1.15) for _ in range(3)], np.float32)  # white balance
-    a = a * gain * rng.uniform(0.6, 1.4)  # brightness
-    mean = a.mean()
-    a = (a - mean) * rng.uniform(0.7, 1.3) + mean  # contrast
-    grey = a.mean(axis=2, keepdims=True)
-    a = grey + (a - grey) * rng.uniform(0.6, 1.4)  # saturation
+    gain = [rng.uniform(0.85, 1.15) for _ in range(3)]  # white balance
+    brightness = rng.uniform(0.6, 1.4)
+    contrast = rng.uniform(0.7, 1.3)
+    saturation = rng.uniform(0.6, 1.4)
+    im = im.convert("RGB", colour_matrix(ImageStat.Stat(im).mean, gain, brightness, contrast, saturation))
     if rng.random() < 0.25:
-        a = a + np.random.default_rng(rng.randrange(1 << 30)).normal(0, rng.uniform(2, 10), a.shape)
-    im = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
+        noise_rng = np.random.default_rng(rng.randrange(1 << 30))
+        sigma = rng.uniform(2, 10)
+        a = np.asarray(im, np.float32) + noise_rng.standard_normal((im.height, im.width, 3), np.float32) * sigma
+        im = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
     if rng.random() < 0.25:
         im = im.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.5)))
     if rng.random() < 0.25:

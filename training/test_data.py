@@ -1,0 +1,83 @@
+"""Unit tests of the training data path (stdlib unittest; `.ci/run` runs them):
+
+    .venv/bin/python -m unittest training.test_data
+"""
+from __future__ import annotations
+
+import random
+import tempfile
+import unittest
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from .data import _photometric, colour_matrix, crop_split, hive_split
+from .pack import check_splits, pack
+
+DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
+
+
+def stepwise(a: np.ndarray, gain: list[float], brightness: float, contrast: float, saturation: float) -> np.ndarray:
+    """The colour jitter as it was written before the one-matrix form: one float pass per step."""
+    a = a.astype(np.float32) * np.array(gain, np.float32) * brightness
+    mean = a.mean()
+    a = (a - mean) * contrast + mean
+    grey = a.mean(axis=2, keepdims=True)
+    a = grey + (a - grey) * saturation
+    return np.clip(a, 0, 255)
+
+
+def test_image(seed: int) -> Image.Image:
+    rng = np.random.default_rng(seed)
+    ys, xs = np.mgrid[0:96, 0:128]
+    a = np.stack([xs * 2, ys * 2.5, (xs + ys)], 2) + rng.normal(0, 20, (96, 128, 3))
+    return Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
+
+
+class ColourJitter(unittest.TestCase):
+    def test_matrix_equals_the_steps(self) -> None:
+        for seed in range(20):
+            rng = random.Random(seed)
+            im = test_image(seed)
+            gain = [rng.uniform(0.85, 1.15) for _ in range(3)]
+            args = (gain, rng.uniform(0.6, 1.4), rng.uniform(0.7, 1.3), rng.uniform(0.6, 1.4))
+            means = list(np.asarray(im, np.float64).mean(axis=(0, 1)))
+            fast = np.asarray(im.convert("RGB", colour_matrix(means, *args)), np.float32)
+            # PIL rounds where the old path truncated: at most one level apart.
+            self.assertLessEqual(float(np.abs(fast - stepwise(np.asarray(im), *args)).max()), 1.0)
+
+    def test_same_draws_as_before(self) -> None:
+        """The geometric draws after the colour jitter must not shift, so a seed's patches stay put."""
+        for seed in range(30):
+            rng, ref = random.Random(seed), random.Random(seed)
+            out = _photometric(test_image(seed), rng)
+            [ref.uniform(0.85, 1.15) for _ in range(6)]
+            if ref.random() < 0.25:
+                ref.randrange(1 << 30)
+                ref.uniform(2, 10)
+            if ref.random() < 0.25:
+                ref.uniform(0.3, 1.5)
+            if ref.random() < 0.25:
+                ref.randint(25, 85)
+            self.assertEqual(rng.random(), ref.random())
+            self.assertEqual(out.size, (128, 96))
+
+
+@unittest.skipUnless((DATA / "hive-entrance").is_dir(), f"{DATA} is absent: packing needs the datasets")
+class Pack(unittest.TestCase):
+    def test_pack_splits_as_the_datasets(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "pack"
+            pack(DATA, out, 75)
+            check_splits(DATA, out)  # raises when the splits differ
+            train, val = hive_split(out)
+            self.assertTrue(all((out / "hive-entrance" / "images" / n).exists() for n in train))
+            self.assertFalse(any((out / "hive-entrance" / "images" / n).exists() for n in val))
+            with Image.open(out / "hive-entrance" / "images" / train[0]) as frame:
+                self.assertEqual(frame.size, (1920, 540))
+            self.assertFalse(any(p.exists() for p in crop_split(out)[1]))
+
+
+if __name__ == "__main__":
+    unittest.main()
