@@ -122,7 +122,7 @@ def write_card(out: Path, ckpt: dict[str, Any], ms: float) -> None:
             "date": time.strftime("%Y-%m-%d", time.gmtime()),
             "epochs": ckpt.get("epoch", 0) + 1,
             "train_time_s": round(float(ckpt.get("train_time_s", 0.0))),
-            "hardware": "CPU, 2 cores (shared)",
+            "hardware": ckpt.get("hardware", "CPU, 2 cores (shared)"),  # runs before it was recorded: CPU
             "architecture": "CenterNet-style anchor-free, depthwise-separable backbone + FPN-lite, stride-4 heads: "
                             "heatmap [honeybee, hornet], subtype softmax [bee, pollen, drone], offset, log-size; "
                             "3x3 peak filtering and sigmoid baked into the graph; BN folded; "

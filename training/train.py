@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import os
 import random
 import shlex
 import sys
@@ -113,6 +114,9 @@ def main(argv: list[str] | None = None) -> None:
     else:
         torch.backends.cudnn.benchmark = True  # fixed patch size: let cuDNN pick its kernels once
     device = torch.device(a.device)
+    # For the model card: the figures of a run are only comparable with the machine named.
+    hardware = ("CPU, 2 cores (shared)" if a.device == "cpu"
+                else f"{torch.cuda.get_device_name(0)}, {os.cpu_count()} CPU cores for the patches")
 
     write_splits(a.data)
     hive_train_names, hive_val_names = hive_split(a.data)
@@ -216,7 +220,7 @@ def main(argv: list[str] | None = None) -> None:
             w.writerow(row)
         print(f"epoch {epoch}: " + " ".join(f"{k}={v}" for k, v in row.items()) + f" (val {time.time() - tv:.0f}s)", flush=True)
         ck = {"model": net.state_dict(), "arch": net.arch, "opt": opt.state_dict(), "epoch": epoch, "val": val,
-              "train_time_s": train_time, "wall_s": wall, "command": command, "best": best, "args": vars(a) | {"data": str(a.data), "out": str(a.out)}}
+              "train_time_s": train_time, "wall_s": wall, "command": command, "hardware": hardware, "best": best, "args": vars(a) | {"data": str(a.data), "out": str(a.out)}}
         s = score(val)
         if s > best or a.no_val:
             best = s
