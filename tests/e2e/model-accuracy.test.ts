@@ -25,20 +25,21 @@ const BEES_HORNETS = path.join(DATASETS, 'bees-hornets/valid');
 const POLLEN_CROPS = path.join(DATASETS, 'pollen-crops');
 const MODEL_CARD = path.join(ROOT, 'models/hivesight-detector.card.json');
 
-// Just below `hivesight eval` on the shipped model (hivesight-detector 0.9.2: the widened
-// detector, photos seen in three views and each honeybee typed by the detail classifier on a
-// second decode at twice the detector's size, its crop in four views; frames fit inside 1152x448;
-// photos' hornets from the hornet specialist, widened in 0.9.1 and trained longer in 0.9.2; card
-// metrics.product_eval): hive val AP50 bee 0.881, pollen 0.798, drone 0.616, count error 5.4 %;
-// bees-hornets/valid AP50 bee 0.257, hornet 0.835 (0.9.1's specialist: 0.780; 0.9.0's: 0.764;
-// 0.8.1 without one: 0.720);
-// pollen-crops accuracy 0.961 (0.982 on the held-out 20 %). The pollen gate stays well below its
+// Just below `hivesight eval` on the shipped model (hivesight-detector 0.10.0: photos seen in
+// three views by the s4-wide photo detector (0.10.0, trained on a lent GPU; video frames keep the
+// card's widened detector), each honeybee typed by the detail classifier on a second decode at
+// twice the detector's size, its crop in four views; frames fit inside 1152x448; photos' hornets
+// from the hornet specialist, widened in 0.9.1 and trained longer in 0.9.2; card
+// metrics.product_eval): hive val AP50 bee 0.873, pollen 0.793, drone 0.705 (0.9.2: 0.616),
+// count error 5.6 %; bees-hornets/valid AP50 bee 0.312 (0.9.2: 0.257), hornet 0.835 (0.9.1's
+// specialist: 0.780; 0.9.0's: 0.764; 0.8.1 without one: 0.720);
+// pollen-crops accuracy 0.957 (0.973 on the held-out 20 %). The pollen gate stays well below its
 // figure: 31 pollen bees, one is 3 points. The crops gate is the issue's target: the whole folder
 // fell 0.970 -> 0.961 with the detail classifier (its training 80 %; the held-out crops rose
-// 0.974 -> 0.982).
-const MIN_HIVE_AP50 = { bee: 0.86, pollen: 0.74, drone: 0.57 };
+// 0.974 -> 0.982), and 0.961 -> 0.957 with the photo detector.
+const MIN_HIVE_AP50 = { bee: 0.86, pollen: 0.74, drone: 0.66 };
 const MAX_HIVE_COUNT_ERROR_PCT = 6.5;
-const MIN_AP50 = { bee: 0.24, hornet: 0.81 };
+const MIN_AP50 = { bee: 0.29, hornet: 0.81 };
 const MIN_CROP_ACCURACY = 0.95;
 
 const hasModel = existsSync(MODEL_CARD);
