@@ -4,8 +4,9 @@
 #   A  the photos' s4-wide detector, 448 px patches (the "s4-wide photo detector" recipe)
 #   B  the hornet specialist (deep-wide), 512 px patches, 80 % bees-hornets (0.9.2's mix)
 #   C  the shared detector at its own width (wide), 448 px patches: what video frames run
-# The GPU is not the limit for networks this small: the patches' augmentation is (about 12-20 ms
-# each on one core), so the machine's 16 cores are split between the runs' loader workers.
+# The GPU is not the limit for networks this small: the patches' augmentation on the CPU is (a
+# 448 px patch about 11 ms on one core, 21 before the one-matrix colour jitter), so the machine's
+# 16 cores are split between the runs' loader workers.
 # Validation needs the full datasets: the epochs come back (the last ones, tarred under $OUT)
 # to be averaged, exported and judged here.
 #

@@ -24,7 +24,7 @@ from .data import BH, CROPS, HIVE, PACK_NOTE, crop_split, hive_split, load_hive_
 
 def pack(data: Path, out: Path, quality: int) -> None:
     hive_train, _ = hive_split(data)
-    crop_train, _ = crop_split(data)
+    crop_train, crop_val = crop_split(data)
     (out / HIVE / "images").mkdir(parents=True, exist_ok=True)
     shutil.copytree(data / HIVE / "labels", out / HIVE / "labels", dirs_exist_ok=True)
     for name in hive_train:
@@ -37,14 +37,9 @@ def pack(data: Path, out: Path, quality: int) -> None:
     note = {
         "what": "training.pack of the hivesight datasets: training files only; validation runs where the datasets are",
         HIVE: [n for n in sorted(os.listdir(data / HIVE / "images")) if n not in kept],
-        CROPS: sorted(f"{p.parent.name}/{p.name}" for p in crop_left_out(data, crop_train)),
+        CROPS: sorted(f"{p.parent.name}/{p.name}" for p in crop_val),
     }
     (out / PACK_NOTE).write_text(json.dumps(note, indent=1) + "\n")
-
-
-def crop_left_out(data: Path, crop_train: list[Path]) -> list[Path]:
-    kept = set(crop_train)
-    return [p for cls in ("pollen", "no_pollen") for p in sorted((data / CROPS / cls).glob("*.jpg")) if p not in kept]
 
 
 def check_splits(data: Path, out: Path) -> None:
