@@ -191,17 +191,15 @@ def mine_matched(samples: list[Sample], detector_onnx: Path,
     infer = onnx_infer(str(detector_onnx))
     out = []
     for s in samples:
-        pred, _ = predict(infer, s)
-        keep = (pred.cls <= 2) & (pred.scores >= min_score)
         boxes, types = [], []
-        for b in pred.boxes[keep]:
-            if len(s.boxes) == 0:
-                continue
-            ious = iou_one(b, s.boxes)
-            j = int(ious.argmax())
-            if ious[j] >= DET_IOU:
-                boxes.append(b)
-                types.append(int(s.subtype[j]))
+        if len(s.boxes):  # a frame without labels has nothing to match: skip its inference
+            pred, _ = predict(infer, s)
+            for b in pred.boxes[(pred.cls <= 2) & (pred.scores >= min_score)]:
+                ious = iou_one(b, s.boxes)
+                j = int(ious.argmax())
+                if ious[j] >= DET_IOU:
+                    boxes.append(b)
+                    types.append(int(s.subtype[j]))
         out.append((s, np.array(boxes, np.float32).reshape(-1, 4), np.array(types, np.int64)))
     return out
 

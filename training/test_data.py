@@ -28,7 +28,7 @@ def stepwise(a: np.ndarray, gain: list[float], brightness: float, contrast: floa
     return np.clip(a, 0, 255)
 
 
-def test_image(seed: int) -> Image.Image:
+def gradient_image(seed: int) -> Image.Image:
     rng = np.random.default_rng(seed)
     ys, xs = np.mgrid[0:96, 0:128]
     a = np.stack([xs * 2, ys * 2.5, (xs + ys)], 2) + rng.normal(0, 20, (96, 128, 3))
@@ -39,7 +39,7 @@ class ColourJitter(unittest.TestCase):
     def test_matrix_equals_the_steps(self) -> None:
         for seed in range(20):
             rng = random.Random(seed)
-            im = test_image(seed)
+            im = gradient_image(seed)
             gain = [rng.uniform(0.85, 1.15) for _ in range(3)]
             args = (gain, rng.uniform(0.6, 1.4), rng.uniform(0.7, 1.3), rng.uniform(0.6, 1.4))
             means = list(np.asarray(im, np.float64).mean(axis=(0, 1)))
@@ -51,7 +51,7 @@ class ColourJitter(unittest.TestCase):
         """The geometric draws after the colour jitter must not shift, so a seed's patches stay put."""
         for seed in range(30):
             rng, ref = random.Random(seed), random.Random(seed)
-            out = _photometric(test_image(seed), rng)
+            out = _photometric(gradient_image(seed), rng)
             [ref.uniform(0.85, 1.15) for _ in range(6)]
             if ref.random() < 0.25:
                 ref.randrange(1 << 30)

@@ -39,7 +39,7 @@ import { systemClock } from '../../server/clock.ts';
 import { createUser, grantProduct } from '../../server/users/repo.ts';
 import { maxFileSize, RESEARCHER } from '../../server/users/plans.ts';
 import { resolveMediaTools } from '../../engine/media/tools.ts';
-import { seededRandom } from '../../fixtures/index.ts';
+import { seededRandom } from '../../engine/random.ts';
 import {
   intArg,
   machineFacts,
