@@ -23,7 +23,7 @@ from torch.utils.data import DataLoader
 from .data import (BH, CROPS, HIVE, PatchDataset, crop_split, hive_split, load_bh, load_crops, load_hive)
 from .evaluate import evaluate
 from .export import export_checkpoint
-from .loss import detection_loss
+from .loss import detection_loss, distill_loss
 from .model import ARCHS, Detector, arch_of, widen
 
 HERE = Path(__file__).resolve().parent
@@ -98,6 +98,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--mix", type=parse_mix, default=dict(WEIGHTS),
                     help="source shares of the patches, e.g. bees-hornets=0.55,hive-entrance=0.35 "
                          f"(default {','.join(f'{k}={v}' for k, v in WEIGHTS.items())})")
+    ap.add_argument("--teacher", type=Path, default=None,
+                    help="checkpoint of a larger detector (e.g. from_onnx of the photos' detector) whose raw head "
+                         "the net also learns from on every patch (knowledge distillation, loss.distill_loss)")
+    ap.add_argument("--distill", type=float, default=1.0, help="weight of the distillation loss with --teacher")
     ap.add_argument("--no-val", action="store_true",
                     help="skip the per-epoch validation (a machine without the validation sets, e.g. a "
                          "training.pack copy on a lent GPU): every epoch counts as the best, so the last is exported")
@@ -146,6 +150,14 @@ def main(argv: list[str] | None = None) -> None:
         print(f"warm start from {a.init} ({init.get('command', '')}, epoch {init.get('epoch')}, "
               f"{small.arch} -> {net.arch})", flush=True)
     net = net.to(device)
+    teacher = None
+    if a.teacher is not None:
+        tk = torch.load(a.teacher, map_location="cpu", weights_only=False)
+        teacher = Detector(**arch_of(tk["model"]))
+        teacher.load_state_dict(tk["model"])
+        # Eval mode: the teacher's BatchNorm keeps its own statistics, as in the engine.
+        teacher = teacher.to(device).eval().requires_grad_(False)
+        print(f"distilling from {a.teacher} ({teacher.arch}) at weight {a.distill}", flush=True)
     decay = [p for n, p in net.named_parameters() if p.ndim > 1]
     no_decay = [p for n, p in net.named_parameters() if p.ndim <= 1]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 5e-4}, {"params": no_decay, "weight_decay": 0}], lr=a.lr)
@@ -193,7 +205,13 @@ def main(argv: list[str] | None = None) -> None:
                 g["lr"] = lr_at(step, wall + time.time() - te)
             t = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
             x = t.pop("image").float() / 255.0
-            losses = detection_loss(net(x), t, a.iou_loss)
+            raw = net(x)
+            losses = detection_loss(raw, t, a.iou_loss)
+            if teacher is not None:
+                with torch.no_grad():
+                    teacher_raw = teacher(x)
+                kd = distill_loss(raw, teacher_raw, t)
+                losses = losses | kd | {"total": losses["total"] + a.distill * kd["kd_total"]}
             opt.zero_grad(set_to_none=True)
             losses["total"].backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)

@@ -1,0 +1,54 @@
+"""Unit tests of the training losses (stdlib unittest; `.ci/run` runs them):
+
+    .venv/bin/python -m unittest training.test_loss
+"""
+from __future__ import annotations
+
+import unittest
+
+import torch
+
+from .loss import distill_loss
+from .model import HEAD_CHANNELS, NUM_HEAT
+
+
+def labels(shape: tuple[int, int, int]) -> dict[str, torch.Tensor]:
+    heat = torch.zeros(shape[0], NUM_HEAT, shape[1], shape[2])
+    heat[:, 0, 2, 3] = 1.0  # one labelled honeybee per patch
+    return {"heat": heat}
+
+
+class DistillLossTest(unittest.TestCase):
+    def setUp(self) -> None:
+        g = torch.Generator().manual_seed(0)
+        self.teacher = torch.randn(2, HEAD_CHANNELS, 8, 8, generator=g) * 2
+        self.t = labels((2, 8, 8))
+
+    def test_zero_where_the_student_agrees(self) -> None:
+        kd = distill_loss(self.teacher.clone(), self.teacher, self.t)
+        for key in ("kd_heat", "kd_sub", "kd_box", "kd_total"):
+            self.assertAlmostEqual(float(kd[key]), 0.0, places=5, msg=key)
+
+    def test_each_term_pulls_the_student_towards_the_teacher(self) -> None:
+        student = torch.zeros_like(self.teacher, requires_grad=True)
+        opt = torch.optim.Adam([student], lr=0.1)
+        first = {k: float(v) for k, v in distill_loss(student, self.teacher, self.t).items()}
+        for _ in range(200):
+            opt.zero_grad()
+            distill_loss(student, self.teacher, self.t)["kd_total"].backward()
+            opt.step()
+        last = distill_loss(student, self.teacher, self.t)
+        for key in ("kd_heat", "kd_sub", "kd_box"):
+            self.assertGreater(first[key], 0.0, key)
+            self.assertLess(float(last[key]), 0.2 * first[key], key)
+
+    def test_subtypes_count_only_where_the_teacher_sees_a_bee(self) -> None:
+        teacher = self.teacher.clone()
+        teacher[:, 0] = -20.0  # the teacher sees no honeybee anywhere
+        student = teacher.clone()
+        student[:, NUM_HEAT:NUM_HEAT + 3] = torch.randn(2, 3, 8, 8) * 5
+        self.assertLess(float(distill_loss(student, teacher, self.t)["kd_sub"]), 1e-3)
+
+
+if __name__ == "__main__":
+    unittest.main()
