@@ -24,7 +24,7 @@ from .data import (BH, CROPS, HIVE, PatchDataset, crop_split, hive_split, load_b
 from .evaluate import evaluate
 from .export import export_checkpoint
 from .loss import detection_loss, distill_loss
-from .model import ARCHS, Detector, arch_of, widen
+from .model import ARCHS, HEAD_CHANNELS, NUM_HEAT, NUM_SUB, Detector, arch_of, widen
 
 HERE = Path(__file__).resolve().parent
 CKPT_DIR = HERE / "checkpoints"
@@ -102,6 +102,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="checkpoint of a larger detector (e.g. from_onnx of the photos' detector) whose raw head "
                          "the net also learns from on every patch (knowledge distillation, loss.distill_loss)")
     ap.add_argument("--distill", type=float, default=1.0, help="weight of the distillation loss with --teacher")
+    ap.add_argument("--subtype-only", action="store_true",
+                    help="train only the subtype rows of the head's last conv (BatchNorm frozen too): the heatmaps "
+                         "and boxes, hence finding and boxing insects, stay exactly as --init left them")
     ap.add_argument("--no-val", action="store_true",
                     help="skip the per-epoch validation (a machine without the validation sets, e.g. a "
                          "training.pack copy on a lent GPU): every epoch counts as the best, so the last is exported")
@@ -161,6 +164,14 @@ def main(argv: list[str] | None = None) -> None:
     decay = [p for n, p in net.named_parameters() if p.ndim > 1]
     no_decay = [p for n, p in net.named_parameters() if p.ndim <= 1]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 5e-4}, {"params": no_decay, "weight_decay": 0}], lr=a.lr)
+    last = net.head[1]
+    keep_rows = torch.ones(HEAD_CHANNELS, dtype=torch.bool, device=device)
+    if a.subtype_only:
+        keep_rows[NUM_HEAT:NUM_HEAT + NUM_SUB] = False
+        net.requires_grad_(False)
+        last.requires_grad_(True)
+        # No weight decay: with their gradients zeroed, the other rows then stay exactly as they are.
+        opt = torch.optim.AdamW(last.parameters(), lr=a.lr, weight_decay=0.0)
     total = a.epochs * a.steps
     warm = min(300, total // 10 + 1)
 
@@ -196,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
         ds.epoch = epoch
         dl = DataLoader(ds, batch_size=a.batch, shuffle=False, num_workers=a.workers, collate_fn=collate,
                         pin_memory=a.device == "cuda")
-        net.train()
+        net.train(not a.subtype_only)
         te = time.time()
         sums: dict[str, float] = {}
         for i, batch in enumerate(dl):
@@ -214,6 +225,9 @@ def main(argv: list[str] | None = None) -> None:
                 losses = losses | kd | {"total": losses["total"] + a.distill * kd["kd_total"]}
             opt.zero_grad(set_to_none=True)
             losses["total"].backward()
+            if a.subtype_only:
+                last.weight.grad[keep_rows] = 0.0
+                last.bias.grad[keep_rows] = 0.0
             torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
             opt.step()
             for k, v in losses.items():
