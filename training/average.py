@@ -58,7 +58,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--checkpoints", type=Path, nargs="+", required=True)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--data", type=Path, default=Path("../shared/datasets"))
-    ap.add_argument("--bn-patches", type=int, default=512, help="training patches for the BN statistics")
+    ap.add_argument("--bn-patches", type=int, default=512, help="training patches for the BN statistics; 0 keeps the averaged ones (runs with BatchNorm frozen, "
+                         "e.g. train.py --subtype-only, where every epoch has the same)")
     ap.add_argument("--seed", type=int, default=0, help="which training patches measure BN")
     ap.add_argument("--evaluate", action="store_true", help="print the training-side validation metrics")
     a = ap.parse_args(argv)
@@ -70,10 +71,13 @@ def main(argv: list[str] | None = None) -> None:
 
     from .from_onnx import calibration_batch
     t0 = time.time()
-    x = calibration_batch(a.data, a.bn_patches, 320, a.seed)
-    recompute_bn(net, list(x.split(32)))
+    if a.bn_patches > 0:
+        x = calibration_batch(a.data, a.bn_patches, 320, a.seed)
+        recompute_bn(net, list(x.split(32)))
+    net.eval()
     print(f"averaged {len(ckpts)} checkpoints (epochs {[c['epoch'] for c in ckpts]}); "
-          f"BN statistics from {a.bn_patches} patches in {time.time() - t0:.0f} s")
+          + (f"BN statistics from {a.bn_patches} patches in {time.time() - t0:.0f} s" if a.bn_patches > 0
+             else "BN statistics averaged as they were"))
 
     last = ckpts[-1]
     out = {**last, "model": net.state_dict(), "opt": None,
