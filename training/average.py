@@ -58,8 +58,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--checkpoints", type=Path, nargs="+", required=True)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--data", type=Path, default=Path("../shared/datasets"))
-    ap.add_argument("--bn-patches", type=int, default=512, help="training patches for the BN statistics; 0 keeps the averaged ones (runs with BatchNorm frozen, "
-                         "e.g. train.py --subtype-only, where every epoch has the same)")
+    ap.add_argument("--bn-patches", type=int, default=512,
+                    help="training patches for the BN statistics; 0 keeps the averaged ones (runs with "
+                         "BatchNorm frozen, e.g. train.py --subtype-only, where every epoch has the same)")
     ap.add_argument("--seed", type=int, default=0, help="which training patches measure BN")
     ap.add_argument("--evaluate", action="store_true", help="print the training-side validation metrics")
     a = ap.parse_args(argv)

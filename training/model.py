@@ -128,6 +128,21 @@ def widen(small: Detector, arch: dict[str, tuple[int, ...]]) -> Detector:
     return big
 
 
+def subtype_only(net: Detector) -> list[nn.Parameter]:
+    """Freeze `net` but for the subtype rows of the head's last 1x1 conv, and return the
+    parameters to optimise (with no weight decay, or the frozen rows would shrink). Gradient hooks
+    zero every other row, so the heatmaps and boxes stay exactly as they were; keep the net in
+    eval mode too, so that BatchNorm's statistics stay as well."""
+    last = net.head[1]
+    net.requires_grad_(False)
+    last.requires_grad_(True)
+    keep = torch.ones(HEAD_CHANNELS, dtype=torch.bool, device=last.weight.device)
+    keep[NUM_HEAT:NUM_HEAT + NUM_SUB] = False
+    for p in (last.weight, last.bias):
+        p.register_hook(lambda g: g.masked_fill(keep.view(-1, *([1] * (g.ndim - 1))), 0.0))
+    return list(last.parameters())
+
+
 def arch_of(state: dict[str, torch.Tensor]) -> dict[str, tuple[int, ...]]:
     """Channel widths of a Detector state dict (checkpoints from before `arch` was recorded)."""
     out = lambda key: int(state[key].shape[0])  # noqa: E731

@@ -9,7 +9,7 @@ import unittest
 import torch
 
 from .loss import distill_loss
-from .model import HEAD_CHANNELS, NUM_HEAT
+from .model import HEAD_CHANNELS, NUM_HEAT, NUM_SUB, WIDE, Detector, subtype_only
 
 
 def labels(shape: tuple[int, int, int]) -> dict[str, torch.Tensor]:
@@ -48,6 +48,25 @@ class DistillLossTest(unittest.TestCase):
         student = teacher.clone()
         student[:, NUM_HEAT:NUM_HEAT + 3] = torch.randn(2, 3, 8, 8) * 5
         self.assertLess(float(distill_loss(student, teacher, self.t)["kd_sub"]), 1e-3)
+
+
+class SubtypeOnlyTest(unittest.TestCase):
+    def test_only_the_subtype_rows_change(self) -> None:
+        torch.manual_seed(0)
+        net = Detector(**WIDE)
+        before = {k: v.clone() for k, v in net.state_dict().items()}
+        opt = torch.optim.AdamW(subtype_only(net), lr=0.1, weight_decay=0.0)
+        net.eval()
+        x = torch.rand(2, 3, 64, 64)
+        for _ in range(3):
+            opt.zero_grad()
+            net(x).pow(2).mean().backward()  # a loss that pulls on every output channel
+            opt.step()
+        after = net.state_dict()
+        changed = [k for k in before if not torch.equal(before[k], after[k])]
+        self.assertEqual(sorted(changed), ["head.1.bias", "head.1.weight"])
+        rows = [i for i in range(HEAD_CHANNELS) if not torch.equal(before["head.1.weight"][i], after["head.1.weight"][i])]
+        self.assertEqual(rows, list(range(NUM_HEAT, NUM_HEAT + NUM_SUB)))
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from .data import (BH, CROPS, HIVE, PatchDataset, crop_split, hive_split, load_b
 from .evaluate import evaluate
 from .export import export_checkpoint
 from .loss import detection_loss, distill_loss
-from .model import ARCHS, HEAD_CHANNELS, NUM_HEAT, NUM_SUB, Detector, arch_of, widen
+from .model import ARCHS, Detector, arch_of, subtype_only, widen
 
 HERE = Path(__file__).resolve().parent
 CKPT_DIR = HERE / "checkpoints"
@@ -161,17 +161,14 @@ def main(argv: list[str] | None = None) -> None:
         # Eval mode: the teacher's BatchNorm keeps its own statistics, as in the engine.
         teacher = teacher.to(device).eval().requires_grad_(False)
         print(f"distilling from {a.teacher} ({teacher.arch}) at weight {a.distill}", flush=True)
-    decay = [p for n, p in net.named_parameters() if p.ndim > 1]
-    no_decay = [p for n, p in net.named_parameters() if p.ndim <= 1]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 5e-4}, {"params": no_decay, "weight_decay": 0}], lr=a.lr)
-    last = net.head[1]
-    keep_rows = torch.ones(HEAD_CHANNELS, dtype=torch.bool, device=device)
     if a.subtype_only:
-        keep_rows[NUM_HEAT:NUM_HEAT + NUM_SUB] = False
-        net.requires_grad_(False)
-        last.requires_grad_(True)
         # No weight decay: with their gradients zeroed, the other rows then stay exactly as they are.
-        opt = torch.optim.AdamW(last.parameters(), lr=a.lr, weight_decay=0.0)
+        opt = torch.optim.AdamW(subtype_only(net), lr=a.lr, weight_decay=0.0)
+    else:
+        decay = [p for n, p in net.named_parameters() if p.ndim > 1]
+        no_decay = [p for n, p in net.named_parameters() if p.ndim <= 1]
+        opt = torch.optim.AdamW([{"params": decay, "weight_decay": 5e-4}, {"params": no_decay, "weight_decay": 0}],
+                                lr=a.lr)
     total = a.epochs * a.steps
     warm = min(300, total // 10 + 1)
 
@@ -225,9 +222,6 @@ def main(argv: list[str] | None = None) -> None:
                 losses = losses | kd | {"total": losses["total"] + a.distill * kd["kd_total"]}
             opt.zero_grad(set_to_none=True)
             losses["total"].backward()
-            if a.subtype_only:
-                last.weight.grad[keep_rows] = 0.0
-                last.bias.grad[keep_rows] = 0.0
             torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
             opt.step()
             for k, v in losses.items():
