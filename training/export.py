@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from .evaluate import NOMINAL
-from .model import CLASSES, Detector, ExportModel, arch_of
+from .model import CLASSES, Detector, ExportModel, arch_of, detector_from
 
 NAME = "hivesight-detector"
 SOURCES = [
@@ -155,8 +155,7 @@ def evaluate_onnx(onnx_path: Path, data: Path) -> dict[str, float]:
 
 def export_checkpoint(ckpt_path: Path, out: Path, data: Path | None = None) -> dict[str, Any]:
     ckpt = torch.load(ckpt_path, map_location="cpu", weights_only=False)
-    net = Detector(**arch_of(ckpt["model"]))
-    net.load_state_dict(ckpt["model"])
+    net = detector_from(ckpt["model"])
     out.mkdir(parents=True, exist_ok=True)
     onnx_path = out / f"{NAME}.onnx"
     export_onnx(net, onnx_path)

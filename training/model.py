@@ -128,6 +128,13 @@ def widen(small: Detector, arch: dict[str, tuple[int, ...]]) -> Detector:
     return big
 
 
+def detector_from(state: dict[str, torch.Tensor]) -> Detector:
+    """The Detector a state dict was saved from, its widths read off the weights."""
+    net = Detector(**arch_of(state))
+    net.load_state_dict(state)
+    return net
+
+
 def subtype_only(net: Detector) -> list[nn.Parameter]:
     """Freeze `net` but for the subtype rows of the head's last 1x1 conv, and return the
     parameters to optimise (with no weight decay, or the frozen rows would shrink). Gradient hooks

@@ -46,7 +46,7 @@ class DistillLossTest(unittest.TestCase):
         teacher = self.teacher.clone()
         teacher[:, 0] = -20.0  # the teacher sees no honeybee anywhere
         student = teacher.clone()
-        student[:, NUM_HEAT:NUM_HEAT + 3] = torch.randn(2, 3, 8, 8) * 5
+        student[:, NUM_HEAT:NUM_HEAT + NUM_SUB] = torch.randn(2, NUM_SUB, 8, 8) * 5
         self.assertLess(float(distill_loss(student, teacher, self.t)["kd_sub"]), 1e-3)
 
 

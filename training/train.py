@@ -24,7 +24,7 @@ from .data import (BH, CROPS, HIVE, PatchDataset, crop_split, hive_split, load_b
 from .evaluate import evaluate
 from .export import export_checkpoint
 from .loss import detection_loss, distill_loss
-from .model import ARCHS, Detector, arch_of, subtype_only, widen
+from .model import ARCHS, Detector, detector_from, subtype_only, widen
 
 HERE = Path(__file__).resolve().parent
 CKPT_DIR = HERE / "checkpoints"
@@ -147,8 +147,7 @@ def main(argv: list[str] | None = None) -> None:
     if a.init is not None and not a.resume:
         # Before the optimizer exists: a widened net has new parameters.
         init = torch.load(a.init, map_location="cpu", weights_only=False)
-        small = Detector(**arch_of(init["model"]))
-        small.load_state_dict(init["model"])
+        small = detector_from(init["model"])
         net = widen(small, net.arch) if small.arch != net.arch else small
         print(f"warm start from {a.init} ({init.get('command', '')}, epoch {init.get('epoch')}, "
               f"{small.arch} -> {net.arch})", flush=True)
@@ -156,10 +155,8 @@ def main(argv: list[str] | None = None) -> None:
     teacher = None
     if a.teacher is not None:
         tk = torch.load(a.teacher, map_location="cpu", weights_only=False)
-        teacher = Detector(**arch_of(tk["model"]))
-        teacher.load_state_dict(tk["model"])
         # Eval mode: the teacher's BatchNorm keeps its own statistics, as in the engine.
-        teacher = teacher.to(device).eval().requires_grad_(False)
+        teacher = detector_from(tk["model"]).to(device).eval().requires_grad_(False)
         print(f"distilling from {a.teacher} ({teacher.arch}) at weight {a.distill}", flush=True)
     if a.subtype_only:
         # No weight decay: with their gradients zeroed, the other rows then stay exactly as they are.
