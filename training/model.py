@@ -54,10 +54,36 @@ S4_WIDE: dict[str, tuple[int, ...]] = {"width": (16, 48, 96, 192, 256), "neck": 
 ARCHS = {"small": SMALL, "wide": WIDE, "deep-wide": DEEP_WIDE, "s4-wide": S4_WIDE}
 
 
-class Detector(nn.Module):
-    def __init__(self, width: tuple[int, ...] = SMALL["width"], neck: tuple[int, ...] = SMALL["neck"]) -> None:
+class SubtypeBranch(nn.Module):
+    """A subtype read-out of its own (tried after 0.10.0; training/README.md): it reads the
+    backbone's and the neck's stride-8 features, which the head sees only through one linear
+    reduction, and adds its logits to the head's subtype rows. Stride 8 keeps it cheap on video
+    frames (a bee's type is a property of the whole insect, not of one stride-4 cell). No
+    BatchNorm, so it trains with the rest of the net frozen in eval mode; its last conv starts at
+    zero, so a net given a branch computes exactly what it computed before."""
+
+    def __init__(self, c8: int, n8: int, width: int) -> None:
         super().__init__()
-        self.arch = {"width": tuple(width), "neck": tuple(neck)}
+        self.reduce = nn.Conv2d(c8 + n8, width, 1)
+        self.dw = nn.Conv2d(width, width, 5, 1, 2, groups=width)
+        self.pw = nn.Conv2d(width, width, 1)
+        self.out = nn.Conv2d(width, NUM_SUB, 1)
+        nn.init.zeros_(self.out.weight)
+        nn.init.zeros_(self.out.bias)
+
+    def forward(self, c8: torch.Tensor, t8: torch.Tensor) -> torch.Tensor:
+        y = F.relu(self.reduce(torch.cat([c8, t8], dim=1)))
+        y = F.relu(self.pw(F.relu(self.dw(y))))
+        return F.interpolate(self.out(y), scale_factor=2.0, mode="nearest")
+
+
+class Detector(nn.Module):
+    def __init__(self, width: tuple[int, ...] = SMALL["width"], neck: tuple[int, ...] = SMALL["neck"],
+                 branch: tuple[int, ...] = ()) -> None:
+        super().__init__()
+        # `branch` (the SubtypeBranch's width, or empty for none) is recorded only when present,
+        # so the arch of every checkpoint from before it reads as it always did.
+        self.arch = {"width": tuple(width), "neck": tuple(neck)} | ({"branch": tuple(branch)} if branch else {})
         c1, c2, c3, c4, c5 = width
         self.stem = conv_bn(3, c1, 3, 2)  # s2
         self.s4 = nn.Sequential(DWBlock(c1, c2, 2), DWBlock(c2, c2))
@@ -78,6 +104,7 @@ class Detector(nn.Module):
         self.head = nn.Sequential(DWBlock(n4, n4), nn.Conv2d(n4, HEAD_CHANNELS, 1))
         # Focal-loss prior: start with heat ~0.1 so early training is not swamped by negatives.
         nn.init.constant_(self.head[1].bias[:NUM_HEAT], -2.19)
+        self.sub_branch = SubtypeBranch(c3, n8, branch[0]) if branch else None
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = self.stem(x)
@@ -88,10 +115,14 @@ class Detector(nn.Module):
         t = F.interpolate(self.lat32(c32), scale_factor=2.0, mode="nearest") + self.lat16(c16)
         t = self.fuse16(t)
         t = F.interpolate(self.red16(t), scale_factor=2.0, mode="nearest") + self.lat8(c8)
-        t = self.fuse8(t)
-        t = F.interpolate(self.red8(t), scale_factor=2.0, mode="nearest") + self.lat4(c4)
+        t8 = self.fuse8(t)
+        t = F.interpolate(self.red8(t8), scale_factor=2.0, mode="nearest") + self.lat4(c4)
         t = self.fuse4(t)
-        return self.head(t)
+        raw = self.head(t)
+        if self.sub_branch is None:
+            return raw
+        sub = raw[:, NUM_HEAT:NUM_HEAT + NUM_SUB] + self.sub_branch(c8, t8)
+        return torch.cat([raw[:, :NUM_HEAT], sub, raw[:, NUM_HEAT + NUM_SUB:]], dim=1)
 
 
 @torch.no_grad()
@@ -107,6 +138,8 @@ def widen(small: Detector, arch: dict[str, tuple[int, ...]]) -> Detector:
     old = small.state_dict()
     new = big.state_dict()
     for name, t in new.items():
+        if name not in old:
+            continue  # a module the small net lacks (sub_branch): its own init preserves the output
         o = old[name]
         if o.shape == t.shape:
             t.copy_(o)
@@ -150,12 +183,24 @@ def subtype_only(net: Detector) -> list[nn.Parameter]:
     return list(last.parameters())
 
 
+def branch_only(net: Detector) -> list[nn.Parameter]:
+    """Freeze `net` but for its SubtypeBranch and return the branch's parameters: the heatmaps,
+    boxes and the head's own subtype rows stay exactly as they were (keep the net in eval mode,
+    so that BatchNorm's statistics stay as well)."""
+    if net.sub_branch is None:
+        raise ValueError("the net has no subtype branch (Detector(branch=...))")
+    net.requires_grad_(False)
+    net.sub_branch.requires_grad_(True)
+    return list(net.sub_branch.parameters())
+
+
 def arch_of(state: dict[str, torch.Tensor]) -> dict[str, tuple[int, ...]]:
     """Channel widths of a Detector state dict (checkpoints from before `arch` was recorded)."""
     out = lambda key: int(state[key].shape[0])  # noqa: E731
-    return {"width": (out("stem.0.weight"), out("s4.1.pw.0.weight"), out("s8.1.pw.0.weight"),
+    arch = {"width": (out("stem.0.weight"), out("s4.1.pw.0.weight"), out("s8.1.pw.0.weight"),
                       out("s16.2.pw.0.weight"), out("s32.2.pw.0.weight")),
             "neck": (out("lat16.0.weight"), out("lat8.0.weight"), out("lat4.0.weight"))}
+    return arch | ({"branch": (out("sub_branch.reduce.weight"),)} if "sub_branch.reduce.weight" in state else {})
 
 
 def decode(raw: torch.Tensor) -> torch.Tensor:

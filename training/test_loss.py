@@ -9,7 +9,7 @@ import unittest
 import torch
 
 from .loss import distill_loss
-from .model import HEAD_CHANNELS, NUM_HEAT, NUM_SUB, WIDE, Detector, subtype_only
+from .model import HEAD_CHANNELS, NUM_HEAT, NUM_SUB, WIDE, Detector, arch_of, branch_only, detector_from, subtype_only, widen
 
 
 def labels(shape: tuple[int, int, int]) -> dict[str, torch.Tensor]:
@@ -67,6 +67,44 @@ class SubtypeOnlyTest(unittest.TestCase):
         self.assertEqual(sorted(changed), ["head.1.bias", "head.1.weight"])
         rows = [i for i in range(HEAD_CHANNELS) if not torch.equal(before["head.1.weight"][i], after["head.1.weight"][i])]
         self.assertEqual(rows, list(range(NUM_HEAT, NUM_HEAT + NUM_SUB)))
+
+
+class SubtypeBranchTest(unittest.TestCase):
+    def setUp(self) -> None:
+        torch.manual_seed(0)
+        self.plain = Detector(**WIDE).eval()
+        self.x = torch.rand(2, 3, 64, 96)
+
+    def test_a_new_branch_leaves_the_output_as_it_was(self) -> None:
+        net = widen(self.plain, WIDE | {"branch": (16,)}).eval()  # widen checks the output itself
+        self.assertIsNotNone(net.sub_branch)
+        self.assertEqual(arch_of(net.state_dict()), WIDE | {"branch": (16,)})
+        self.assertEqual(arch_of(self.plain.state_dict()), WIDE)
+        self.assertTrue(torch.allclose(net(self.x), self.plain(self.x), atol=1e-5))
+
+    def test_only_the_branch_trains_and_only_subtypes_move(self) -> None:
+        net = widen(self.plain, WIDE | {"branch": (16,)})
+        before = {k: v.clone() for k, v in net.state_dict().items()}
+        opt = torch.optim.AdamW(branch_only(net), lr=0.1)
+        net.eval()
+        for _ in range(3):
+            opt.zero_grad()
+            net(self.x).pow(2).mean().backward()
+            opt.step()
+        after = net.state_dict()
+        changed = {k.split(".")[0] for k in before if not torch.equal(before[k], after[k])}
+        self.assertEqual(changed, {"sub_branch"})
+        moved = (net(self.x) - self.plain(self.x)).abs().amax(dim=(0, 2, 3))
+        self.assertTrue(bool((moved[NUM_HEAT:NUM_HEAT + NUM_SUB] > 1e-4).all()), moved)
+        rest = torch.cat([moved[:NUM_HEAT], moved[NUM_HEAT + NUM_SUB:]])
+        self.assertLess(float(rest.max()), 1e-5)
+        # A checkpoint with a branch rebuilds with it (export, average, --init).
+        again = detector_from(net.state_dict()).eval()
+        self.assertTrue(torch.equal(again(self.x), net(self.x)))
+
+    def test_branch_only_refuses_a_net_without_one(self) -> None:
+        with self.assertRaises(ValueError):
+            branch_only(self.plain)
 
 
 if __name__ == "__main__":

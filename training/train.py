@@ -24,7 +24,7 @@ from .data import (BH, CROPS, HIVE, PatchDataset, crop_split, hive_split, load_b
 from .evaluate import evaluate
 from .export import export_checkpoint
 from .loss import detection_loss, distill_loss
-from .model import ARCHS, Detector, detector_from, subtype_only, widen
+from .model import ARCHS, Detector, branch_only, detector_from, subtype_only, widen
 
 HERE = Path(__file__).resolve().parent
 CKPT_DIR = HERE / "checkpoints"
@@ -105,12 +105,21 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--subtype-only", action="store_true",
                     help="train only the subtype rows of the head's last conv (BatchNorm frozen too): the heatmaps "
                          "and boxes, hence finding and boxing insects, stay exactly as --init left them")
+    ap.add_argument("--sub-branch", type=int, default=0,
+                    help="give the net a subtype branch of this width (model.SubtypeBranch: a read-out of the "
+                         "stride-8 features added to the head's subtype rows; it starts at zero, so --init's "
+                         "output is unchanged); 0 = none, as every shipped detector")
+    ap.add_argument("--branch-only", action="store_true",
+                    help="train only the subtype branch (BatchNorm frozen too): like --subtype-only, finding "
+                         "and boxing insects stay exactly as --init left them")
     ap.add_argument("--no-val", action="store_true",
                     help="skip the per-epoch validation (a machine without the validation sets, e.g. a "
                          "training.pack copy on a lent GPU): every epoch counts as the best, so the last is exported")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="one tiny epoch on a few images, then export to training/runs/smoke-export/")
     a = ap.parse_args(argv)
+    if a.branch_only and (a.subtype_only or not a.sub_branch):
+        ap.error("--branch-only needs --sub-branch N and excludes --subtype-only")
     command = "python -m training.train " + " ".join(shlex.quote(x) for x in (argv if argv is not None else sys.argv[1:]))
 
     random.seed(a.seed)
@@ -143,7 +152,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"loaded data in {time.time() - t0:.0f}s: " + ", ".join(f"{k}={len(v)}" for k, v in sources.items()), flush=True)
 
     ds = PatchDataset(sources, a.mix, a.size, a.steps * a.batch, a.seed)
-    net = Detector(**ARCHS[a.arch])
+    net = Detector(**ARCHS[a.arch], branch=(a.sub_branch,) if a.sub_branch else ())
     if a.init is not None and not a.resume:
         # Before the optimizer exists: a widened net has new parameters.
         init = torch.load(a.init, map_location="cpu", weights_only=False)
@@ -161,6 +170,8 @@ def main(argv: list[str] | None = None) -> None:
     if a.subtype_only:
         # No weight decay: with their gradients zeroed, the other rows then stay exactly as they are.
         opt = torch.optim.AdamW(subtype_only(net), lr=a.lr, weight_decay=0.0)
+    elif a.branch_only:
+        opt = torch.optim.AdamW(branch_only(net), lr=a.lr, weight_decay=5e-4)
     else:
         decay = [p for n, p in net.named_parameters() if p.ndim > 1]
         no_decay = [p for n, p in net.named_parameters() if p.ndim <= 1]
@@ -201,7 +212,7 @@ def main(argv: list[str] | None = None) -> None:
         ds.epoch = epoch
         dl = DataLoader(ds, batch_size=a.batch, shuffle=False, num_workers=a.workers, collate_fn=collate,
                         pin_memory=a.device == "cuda")
-        net.train(not a.subtype_only)
+        net.train(not (a.subtype_only or a.branch_only))
         te = time.time()
         sums: dict[str, float] = {}
         for i, batch in enumerate(dl):
