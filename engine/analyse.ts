@@ -1,5 +1,6 @@
 /**
- * Orchestrates one file: probe, decode sampled frames, detect, track, count. Every side effect
+ * Orchestrates one file: probe, decode sampled frames (at the detector's auto-zoom), detect,
+ * track, count. Every side effect
  * comes in through `AnalyseDeps`, so the server, the CLI and the tests decide what runs.
  */
 import { performance } from 'node:perf_hooks';
@@ -9,7 +10,7 @@ import { AnalysisCancelledError } from './errors.ts';
 import type { MediaLimits } from './media/limits.ts';
 import { probeMedia } from './media/probe.ts';
 import { readFrames } from './media/frames.ts';
-import { readDetailFrame } from './detail-frame.ts';
+import { detectPicture } from './detect-picture.ts';
 import type { MediaTools } from './media/tools.ts';
 import { beeCoverage, countFrame, countTracks } from './reports/counts.ts';
 import { renderPreview } from './reports/preview.ts';
@@ -23,6 +24,9 @@ import type {
 } from './types.ts';
 
 export const DEFAULT_SAMPLE_FPS = 5;
+
+/** Seconds of video in which auto-zoom may still start the decoding again (`detection/zoom.ts`). */
+export const AUTO_ZOOM_WITHIN_S = 10;
 
 export interface AnalyseDeps {
   detector: Detector;
@@ -58,41 +62,16 @@ export async function analyseFile(
 
   const media = await probeMedia(file, { tools, limits });
   const identity = detector.identity;
-  const size = detector.inputSizeFor(media.width, media.height);
-  const detailStart = performance.now();
-  const detailFrame = await readDetailFrame(file, media, deps, options.signal);
-  const detailMs = performance.now() - detailStart;
   const framesTotal =
     media.kind === 'image' ? 1 : Math.max(1, Math.ceil(media.durationS * sampleFps));
 
-  const tracker = new Tracker(trackerOptionsFor(sampleFps));
-  const frames: FrameResult[] = [];
-  let decodeMs = detailMs;
+  let tracker = new Tracker(trackerOptionsFor(sampleFps));
+  let frames: FrameResult[] = [];
+  let decodeMs = 0;
   let inferenceMs = 0;
   let trackingMs = 0;
   let busiest: { frame: RawFrame; detections: Detection[] } | undefined;
-
-  let waitStart = performance.now();
-  for await (const frame of readFrames(file, media, {
-    tools,
-    limits,
-    sampleFps,
-    width: size.width,
-    height: size.height,
-    signal: options.signal,
-  })) {
-    const t0 = performance.now();
-    decodeMs += t0 - waitStart;
-    const detections = await detector.detect(frame, media.width, media.height, {
-      media: media.kind,
-      ...(detailFrame ? { detailFrame } : {}),
-    });
-    const t1 = performance.now();
-    tracker.update(frame.index, detections);
-    const t2 = performance.now();
-    inferenceMs += t1 - t0;
-    trackingMs += t2 - t1;
-
+  const record = (frame: RawFrame, detections: Detection[]): void => {
     frames.push({
       index: frame.index,
       timeS: frame.timeS,
@@ -109,7 +88,57 @@ export async function analyseFile(
       framesTotal: Math.max(framesTotal, frames.length),
       elapsedMs: performance.now() - started,
     });
-    waitStart = performance.now();
+  };
+
+  if (media.kind === 'image') {
+    const picture = await detectPicture(file, media, deps, {
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    decodeMs += picture.decodeMs;
+    inferenceMs += picture.inferenceMs;
+    record(picture.frame, picture.detections);
+  }
+
+  // A video's zoom is judged on its first frame with enough honeybees, within the first
+  // AUTO_ZOOM_WITHIN_S seconds; if it is not 1, decoding starts again at that zoom.
+  let zoom: number | undefined = media.kind === 'video' ? undefined : 1;
+  while (media.kind === 'video') {
+    const size = detector.inputSizeFor(media.width, media.height, zoom ?? 1);
+    let restart = false;
+    let waitStart = performance.now();
+    for await (const frame of readFrames(file, media, {
+      tools,
+      limits,
+      sampleFps,
+      width: size.width,
+      height: size.height,
+      signal: options.signal,
+    })) {
+      const t0 = performance.now();
+      decodeMs += t0 - waitStart;
+      const detections = await detector.detect(frame, media.width, media.height, {
+        media: media.kind,
+      });
+      const t1 = performance.now();
+      inferenceMs += t1 - t0;
+      if (zoom === undefined) {
+        zoom = detector.zoomFor(detections, frame.width, media.width, media.kind);
+        if (zoom === undefined && frame.timeS >= AUTO_ZOOM_WITHIN_S) zoom = 1;
+        if (zoom !== undefined && zoom !== 1) {
+          restart = true;
+          break;
+        }
+      }
+      tracker.update(frame.index, detections);
+      trackingMs += performance.now() - t1;
+      record(frame, detections);
+      waitStart = performance.now();
+    }
+    if (!restart) break;
+    throwIfAborted(options.signal);
+    tracker = new Tracker(trackerOptionsFor(sampleFps));
+    frames = [];
+    busiest = undefined;
   }
   throwIfAborted(options.signal);
 

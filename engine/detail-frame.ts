@@ -13,18 +13,23 @@ export interface DetailSizer {
     sourceWidth: number,
     sourceHeight: number,
     media: MediaKind,
+    zoom?: number,
   ): { width: number; height: number } | undefined;
 }
 
-/** The detail frame of `file`, or undefined when it is no photo or the detector wants none. */
+/**
+ * The detail frame of `file` (for the detector's input at `zoom`), or undefined when it is no
+ * photo or the detector wants none.
+ */
 export async function readDetailFrame(
   file: string,
   media: MediaInfo,
   deps: { detector: DetailSizer; tools: MediaTools; limits: MediaLimits },
   signal?: AbortSignal,
+  zoom = 1,
 ): Promise<RawFrame | undefined> {
   if (media.kind !== 'image') return undefined;
-  const size = deps.detector.detailSizeFor(media.width, media.height, media.kind);
+  const size = deps.detector.detailSizeFor(media.width, media.height, media.kind, zoom);
   if (!size) return undefined;
   const { tools, limits } = deps;
   return readPicture(file, media, { tools, limits, ...size, ...(signal ? { signal } : {}) });

@@ -71,10 +71,10 @@ def summarise(rep: dict[str, Any]) -> dict[str, Any]:
 
 def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path,
                    specialist: Path | None = None, photo_detector: Path | None = None,
-                   photo_score: float | None = None) -> Path:
+                   photo_score: float | None = None, auto_zoom: dict[str, Any] | None = None) -> Path:
     """A copy of the card's folder in `into`, the detector's ONNX swapped for `detector` (the
     photos' specialist for `specialist`, the photos' own detector for `photo_detector`, its score
-    for `photo_score`) and, for `one_view`, the photo-only test-time section dropped (photos are
+    for `photo_score`), `input.auto_zoom` set to `auto_zoom` ({} drops it) and, for `one_view`, the photo-only test-time section dropped (photos are
     then seen as video frames)."""
     for f in card.parent.iterdir():
         if f.suffix == ".onnx":
@@ -103,11 +103,27 @@ def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path
             shutil.copy(photo_detector, into / named["file"])
         if photo_score is not None:
             named["score"] = photo_score
+    if auto_zoom is not None:
+        data["input"].pop("auto_zoom", None)
+        if auto_zoom:
+            data["input"]["auto_zoom"] = auto_zoom
     if one_view:
         data.pop("test_time_augmentation", None)
     out = into / card.name
     out.write_text(json.dumps(data, indent=2) + "\n")
     return out
+
+
+def block_for(name: str, hive_block: int) -> int:
+    """Bootstrap run length, in images, of a set: hive frames in runs of `hive_block`; the zoom
+    views keep the frames' order (two windows a frame in, two or four frames an image out)."""
+    if name == "hive_entrance_val":
+        return hive_block
+    if name.startswith("zoom_in"):
+        return 2 * hive_block
+    if name.startswith("zoom_out"):
+        return max(1, hive_block // 2)
+    return 1
 
 
 def main() -> None:
@@ -134,8 +150,13 @@ def main() -> None:
     ap.add_argument("--intervals", type=int, default=None, metavar="FRAMES",
                     help="also 95%% bootstrap intervals: hive frames resampled in runs of FRAMES consecutive "
                          "frames (e.g. 10; one still drone fills 35 of the 50 validation frames), photos one by one")
+    ap.add_argument("--auto-zoom", type=json.loads, default=None, metavar="JSON",
+                    help="this input.auto_zoom in the card's copy ('{}' drops it), e.g. "
+                         "'{\"insect_px\": 33.5, \"min_insects\": 4, \"tolerance\": 1.25, \"min\": 0.5, \"max\": 2}'")
+    ap.add_argument("--zoom-views", type=Path, default=None, metavar="DIR",
+                    help="also the views training.zoom_view wrote there (bees larger or smaller than in training)")
     a = ap.parse_args()
-    swapped = any(x is not None for x in (a.detector, a.specialist, a.photo_detector, a.photo_score))
+    swapped = any(x is not None for x in (a.detector, a.specialist, a.photo_detector, a.photo_score, a.auto_zoom))
     if (swapped or a.one_view or a.baseline is not None) and a.write:
         raise SystemExit("--write records the card's own models; drop --detector / --specialist / "
                          "--photo-detector / --photo-score / --one-view / --baseline")
@@ -150,13 +171,16 @@ def main() -> None:
     }
     if a.one_view:  # crops are photos; a video frame is never one bee
         del sets["pollen_crops_all"], sets["pollen_crops_val"]
+    if a.zoom_views is not None:
+        for view in sorted(p for p in a.zoom_views.iterdir() if (p / "images").is_dir()):
+            sets[view.name.replace("-", "_")] = view
     with tempfile.TemporaryDirectory(prefix="hivesight-candidate-") as scratch:
         card = a.card.resolve()
         if swapped or a.one_view:
             card = candidate_card(card, a.detector, a.one_view, Path(scratch), a.specialist,
-                                  a.photo_detector, a.photo_score)
+                                  a.photo_detector, a.photo_score, a.auto_zoom)
         hive_block = a.intervals if a.intervals is not None else 10 if a.baseline is not None else None
-        blocks = {k: (None if hive_block is None else hive_block if k == "hive_entrance_val" else 1) for k in sets}
+        blocks = {k: None if hive_block is None else block_for(k, hive_block) for k in sets}
         baseline = a.baseline.resolve() if a.baseline is not None else None
         if baseline is not None and a.one_view:  # both seen as video frames
             (Path(scratch) / "baseline").mkdir()

@@ -12,6 +12,7 @@ import { makeDetection } from './detection.ts';
 import { availableClasses, loadModelCard } from './model-card.ts';
 import type { ModelCard, TestTimeAugmentationCard } from './model-card.ts';
 import { nonMaxSuppression } from './nms.ts';
+import { zoomFor } from './zoom.ts';
 import { defaultSessionFactory, LazySession, sessionOptions } from './session.ts';
 import type { DetectorSession, SessionFactory } from './session.ts';
 import { BoxRefiner } from './box-refiner.ts';
@@ -129,18 +130,27 @@ export class Detector {
 
   /**
    * The frame size to decode a `sourceWidth` x `sourceHeight` source at: scaled to fit inside the
-   * card's nominal size, aspect preserved, enlarged no more than the card's `max_upscale`. For a dynamic model both sides are rounded to multiples
-   * of the stride; for a fixed one the frame is letterboxed into the nominal size by `detect`.
+   * card's nominal size times `zoom` (auto-zoom, `zoomFor`; default 1), aspect preserved, enlarged
+   * no more than the card's `max_upscale`. For a dynamic model both sides are rounded to
+   * multiples of the stride; for a fixed one the frame is letterboxed into the nominal size by
+   * `detect` (and `zoom` must be 1).
    */
-  inputSizeFor(sourceWidth: number, sourceHeight: number): { width: number; height: number } {
+  inputSizeFor(
+    sourceWidth: number,
+    sourceHeight: number,
+    zoom = 1,
+  ): { width: number; height: number } {
     if (!(sourceWidth > 0 && sourceHeight > 0 && Number.isFinite(sourceWidth * sourceHeight))) {
       throw new RangeError(`Invalid source size ${sourceWidth}x${sourceHeight}`);
     }
     const { width: W, height: H, dynamic, stride, maxUpscale } = this.card.input;
-    const scale = Math.min(maxUpscale, W / sourceWidth, H / sourceHeight);
+    if (!(zoom > 0 && Number.isFinite(zoom)) || (!dynamic && zoom !== 1)) {
+      throw new RangeError(`Invalid zoom ${zoom} for a ${dynamic ? 'dynamic' : 'fixed'} input`);
+    }
+    const scale = Math.min(maxUpscale, (zoom * W) / sourceWidth, (zoom * H) / sourceHeight);
     if (dynamic) {
-      const side = (src: number, max: number) =>
-        Math.min(max, Math.max(stride, Math.round((src * scale) / stride) * stride));
+      const round = (n: number) => Math.max(stride, Math.round(n / stride) * stride);
+      const side = (src: number, max: number) => Math.min(round(max * zoom), round(src * scale));
       return { width: side(sourceWidth, W), height: side(sourceHeight, H) };
     }
     return {
@@ -152,21 +162,39 @@ export class Detector {
   /**
    * The size to decode a detail frame of a `media` source at (`DetectOptions.detailFrame`), or
    * undefined when its subtype classifier crops from the detector's own frame: `input.detail`
-   * x `inputSizeFor(...)`, never larger than the source.
+   * x `inputSizeFor(..., zoom)`, never larger than the source.
    */
   detailSizeFor(
     sourceWidth: number,
     sourceHeight: number,
     media: MediaKind,
+    zoom = 1,
   ): { width: number; height: number } | undefined {
     const detail = this.subtypeFor(media)?.card.detail ?? 1;
     if (detail <= 1) return undefined;
-    const { width, height } = this.inputSizeFor(sourceWidth, sourceHeight);
+    const { width, height } = this.inputSizeFor(sourceWidth, sourceHeight, zoom);
     const size = {
       width: Math.min(sourceWidth, width * detail),
       height: Math.min(sourceHeight, height * detail),
     };
     return size.width > width || size.height > height ? size : undefined;
+  }
+
+  /**
+   * The zoom to decode a source at again, judged from `detections` found on a `frameWidth` px
+   * wide frame of it (`zoom.ts`): 1 where its honeybees are near the size the detector learnt,
+   * undefined where too few were found to judge (or the card asks for no auto-zoom).
+   */
+  zoomFor(
+    detections: readonly Detection[],
+    frameWidth: number,
+    sourceWidth: number,
+    media?: MediaKind,
+  ): number | undefined {
+    const card = this.card.input.autoZoom;
+    if (!card) return undefined;
+    const { score, perClass } = this.scoreThresholds(media);
+    return zoomFor(detections, frameWidth / sourceWidth, card, (cls) => perClass[cls] ?? score);
   }
 
   /** Creates the sessions now (they are otherwise created by the first `detect`). */

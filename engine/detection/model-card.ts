@@ -11,6 +11,7 @@ import { OUTPUT_FORMATS } from './adapters/index.ts';
 import type { CropShape } from './crop-model.ts';
 import { isView, viewAxes, VIEWS } from './test-time.ts';
 import type { View } from './test-time.ts';
+import type { AutoZoomCard } from './zoom.ts';
 
 export interface ModelCard {
   name: string;
@@ -32,6 +33,8 @@ export interface ModelCard {
      * tall shows it a bee larger than anything it was trained on.
      */
     maxUpscale: number;
+    /** Decode again at another scale when the honeybees are off the learnt size (`zoom.ts`). */
+    autoZoom?: AutoZoomCard;
   };
   normalization: { scale: number; mean: [number, number, number]; std: [number, number, number] };
   output: { name: string; format: string };
@@ -373,6 +376,17 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     maxUpscale:
       inp.max_upscale === undefined ? 1 : num(inp.max_upscale, 'input.max_upscale', 1, 16),
   };
+  if (inp.auto_zoom !== undefined) {
+    const z = obj(inp.auto_zoom, 'input.auto_zoom');
+    input.autoZoom = {
+      insectPx: num(z.insect_px, 'input.auto_zoom.insect_px', 1, 1000),
+      minInsects: int(z.min_insects, 'input.auto_zoom.min_insects', 1, 10_000),
+      tolerance: num(z.tolerance, 'input.auto_zoom.tolerance', 1, 10),
+      min: num(z.min, 'input.auto_zoom.min', 0.1, 1),
+      max: num(z.max, 'input.auto_zoom.max', 1, 4),
+    };
+    if (!input.dynamic) bad('input.auto_zoom', 'needs a dynamic input (input.dynamic true)');
+  }
   if (input.dynamic && input.stride > 0) {
     if (input.width % input.stride !== 0)
       bad('input.width', `must be a multiple of input.stride (${input.stride})`);
