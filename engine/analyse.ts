@@ -25,6 +25,8 @@ import type {
 
 export const DEFAULT_SAMPLE_FPS = 5;
 
+/** Frames of video (one second at the default rate) whose honeybees auto-zoom judges together. */
+export const AUTO_ZOOM_FRAMES = 5;
 /** Seconds of video in which auto-zoom may still start the decoding again (`detection/zoom.ts`). */
 export const AUTO_ZOOM_WITHIN_S = 10;
 
@@ -90,6 +92,11 @@ export async function analyseFile(
     });
   };
 
+  // A video's zoom is judged on the honeybees of its first AUTO_ZOOM_FRAMES frames (or more,
+  // until there are enough, within AUTO_ZOOM_WITHIN_S seconds); if it is not 1, decoding starts
+  // again from the beginning at that zoom.
+  let zoom: number | undefined;
+  const pooled: Detection[] = [];
   if (media.kind === 'image') {
     const picture = await detectPicture(file, media, deps, {
       ...(options.signal ? { signal: options.signal } : {}),
@@ -97,11 +104,8 @@ export async function analyseFile(
     decodeMs += picture.decodeMs;
     inferenceMs += picture.inferenceMs;
     record(picture.frame, picture.detections);
+    zoom = picture.zoom;
   }
-
-  // A video's zoom is judged on its first frame with enough honeybees, within the first
-  // AUTO_ZOOM_WITHIN_S seconds; if it is not 1, decoding starts again at that zoom.
-  let zoom: number | undefined = media.kind === 'video' ? undefined : 1;
   while (media.kind === 'video') {
     const size = detector.inputSizeFor(media.width, media.height, zoom ?? 1);
     let restart = false;
@@ -122,17 +126,25 @@ export async function analyseFile(
       const t1 = performance.now();
       inferenceMs += t1 - t0;
       if (zoom === undefined) {
-        zoom = detector.zoomFor(detections, frame.width, media.width, media.kind);
-        if (zoom === undefined && frame.timeS >= AUTO_ZOOM_WITHIN_S) zoom = 1;
-        if (zoom !== undefined && zoom !== 1) {
-          restart = true;
-          break;
+        pooled.push(...detections);
+        if (frames.length + 1 >= AUTO_ZOOM_FRAMES) {
+          zoom = detector.zoomFor(pooled, frame.width, media.width, media.kind);
+          if (zoom === undefined && frame.timeS >= AUTO_ZOOM_WITHIN_S) zoom = 1;
+          if (zoom !== undefined && zoom !== 1) {
+            restart = true;
+            break;
+          }
         }
       }
       tracker.update(frame.index, detections);
       trackingMs += performance.now() - t1;
       record(frame, detections);
       waitStart = performance.now();
+    }
+    if (!restart && zoom === undefined) {
+      // A video shorter than AUTO_ZOOM_FRAMES frames is judged on all of them.
+      zoom = detector.zoomFor(pooled, size.width, media.width, media.kind) ?? 1;
+      restart = zoom !== 1;
     }
     if (!restart) break;
     throwIfAborted(options.signal);
@@ -159,6 +171,7 @@ export async function analyseFile(
     beeCoveragePct,
     model: identity,
     sampleFps: media.kind === 'video' ? sampleFps : 0,
+    zoom: zoom ?? 1,
     timing: { decodeMs, inferenceMs, trackingMs, totalMs: performance.now() - started },
     analysedAt: (deps.now?.() ?? new Date()).toISOString(),
   };

@@ -109,6 +109,11 @@ export interface AnalysisResult {
   beeCoveragePct: number;
   model: ModelIdentity;
   sampleFps: number;
+  /**
+   * 1, or the auto-zoom the file was detected at: its honeybees were off the size the detector
+   * learnt, so it was decoded at this times the usual input size (`detection/zoom.ts`).
+   */
+  zoom: number;
   timing: AnalysisTiming;
   analysedAt: string;
 }

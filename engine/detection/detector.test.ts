@@ -95,6 +95,21 @@ describe('Detector (shipped model)', () => {
     expect(enlarging.inputSizeFor(180, 300)).toEqual({ width: 256, height: 448 });
   });
 
+  it('sizes inputs for a zoom: the nominal size scaled, never the source enlarged', async () => {
+    const detector = await Detector.open(CARD);
+    expect(detector.inputSizeFor(1920, 1080, 1)).toEqual(detector.inputSizeFor(1920, 1080));
+    expect(detector.inputSizeFor(1920, 1080, 0.5)).toEqual({ width: 384, height: 224 });
+    expect(detector.inputSizeFor(3840, 1080, 2)).toEqual({ width: 2304, height: 640 });
+    expect(detector.inputSizeFor(7680, 2160, 1.5)).toEqual({ width: 1728, height: 480 });
+    expect(detector.inputSizeFor(1280, 720, 2)).toEqual({ width: 1280, height: 736 });
+    expect(() => detector.inputSizeFor(1920, 1080, 0)).toThrow(RangeError);
+    const fixed = Detector.fromCard({
+      ...detector.card,
+      input: { ...detector.card.input, dynamic: false },
+    });
+    expect(() => fixed.inputSizeFor(1920, 1080, 2)).toThrow(RangeError);
+  });
+
   it('loads the session lazily, once, and returns boxes in source pixels', async () => {
     const counting = countingFactory();
     const detector = await Detector.open(CARD, { createSession: counting.factory, threads: 1 });

@@ -142,6 +142,46 @@ describe('validateModelCard', () => {
     );
   });
 
+  it('reads auto-zoom, names its bad fields, and wants a dynamic input for it', () => {
+    const card = good();
+    const zoom = {
+      insect_px: 33.5,
+      quantile: 0.5,
+      min_insects: 4,
+      tolerance: 1.25,
+      min: 0.5,
+      max: 2,
+    };
+    const read = validateModelCard(
+      { ...card, input: { ...card.input, auto_zoom: zoom } },
+      '/x/m.card.json',
+    );
+    expect(read.input.autoZoom).toEqual({
+      insectPx: 33.5,
+      quantile: 0.5,
+      minInsects: 4,
+      tolerance: 1.25,
+      min: 0.5,
+      max: 2,
+    });
+    expect(validateModelCard(card, '/x/m.card.json').input.autoZoom).toBeUndefined();
+    const bad = {
+      insect_px: 0,
+      quantile: 1.5,
+      min_insects: 2.5,
+      tolerance: 0.9,
+      min: 1.5,
+      max: 0.5,
+    };
+    const message = problems({ ...card, input: { ...card.input, auto_zoom: bad } });
+    for (const field of ['insect_px', 'quantile', 'min_insects', 'tolerance', 'min', 'max']) {
+      expect(message).toContain(`input.auto_zoom.${field}`);
+    }
+    expect(
+      problems({ ...card, input: { ...card.input, dynamic: false, auto_zoom: zoom } }),
+    ).toContain('input.auto_zoom needs a dynamic input');
+  });
+
   it('reads a subtype classifier section and names its bad fields', async () => {
     const section = classifierSection();
     const card = validateModelCard({ ...good(), subtype_classifier: section }, '/x/m.card.json');

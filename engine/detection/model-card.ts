@@ -380,6 +380,7 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     const z = obj(inp.auto_zoom, 'input.auto_zoom');
     input.autoZoom = {
       insectPx: num(z.insect_px, 'input.auto_zoom.insect_px', 1, 1000),
+      quantile: num(z.quantile, 'input.auto_zoom.quantile', 0, 1),
       minInsects: int(z.min_insects, 'input.auto_zoom.min_insects', 1, 10_000),
       tolerance: num(z.tolerance, 'input.auto_zoom.tolerance', 1, 10),
       min: num(z.min, 'input.auto_zoom.min', 0.1, 1),

@@ -1,7 +1,7 @@
 /**
  * Auto-zoom. The detector learnt honeybees at about one size in its input frame (the card's
- * `input.auto_zoom.insect_px`, the training labels' median), and its worker / drone split leans
- * on that size: a drone is only a fifth larger than a worker. A camera nearer to the entrance
+ * `input.auto_zoom.insect_px`, a quantile of the training labels' sizes), and its worker / drone
+ * split leans on that size: a drone is only a fifth larger than a worker. A camera nearer to the entrance
  * shows every bee larger and workers pass for drones; one further away shows them smaller and
  * they are missed. After a first pass, a picture whose honeybees are clearly off that size is
  * decoded again at the scale that brings them back to it.
@@ -10,8 +10,12 @@ import type { Detection, ProductClass } from '../types.ts';
 import { HONEYBEE_CLASSES } from '../types.ts';
 
 export interface AutoZoomCard {
-  /** Median honeybee size (square root of box area) the detector learnt, in its input pixels. */
+  /**
+   * The `quantile` of honeybee sizes (square root of box area) the detector learnt, in its input
+   * pixels. An upper quantile: bees half hidden in the entrance slot have small boxes at any zoom.
+   */
   insectPx: number;
+  quantile: number;
   /** Fewest honeybees, at the card's thresholds, that a zoom may be judged from. */
   minInsects: number;
   /** Sizes within this factor of `insectPx` either way are left alone (e.g. 1.25). */
@@ -22,9 +26,9 @@ export interface AutoZoomCard {
 }
 
 /**
- * The zoom for a frame whose `detections` (boxes in source pixels) were found at
- * `inputPxPerSourcePx` input pixels per source pixel: 1 when its honeybees are near the learnt
- * size, undefined when too few were found to judge. Only honeybees at their class's threshold
+ * The zoom for the `detections` (boxes in source pixels) of one picture, or of a video's first
+ * frames, found at `inputPxPerSourcePx` input pixels per source pixel: 1 when its honeybees are
+ * near the learnt size, undefined when too few were found to judge. Only honeybees at their class's threshold
  * count, so that the low-score tail an evaluation asks for does not steer it.
  */
 export function zoomFor(
@@ -38,10 +42,17 @@ export function zoomFor(
     .map((d) => Math.sqrt(d.box.width * d.box.height) * inputPxPerSourcePx)
     .sort((a, b) => a - b);
   if (sizes.length < card.minInsects) return undefined;
-  const mid = sizes.length >> 1;
-  const median = sizes.length % 2 === 1 ? sizes[mid]! : (sizes[mid - 1]! + sizes[mid]!) / 2;
-  if (!(median > 0)) return undefined;
-  const zoom = card.insectPx / median;
+  const size = quantile(sizes, card.quantile);
+  if (!(size > 0)) return undefined;
+  const zoom = card.insectPx / size;
   if (zoom <= card.tolerance && zoom >= 1 / card.tolerance) return 1;
   return Math.min(card.max, Math.max(card.min, zoom));
+}
+
+/** The `q` quantile of ascending `sorted` values, interpolated between the nearest two. */
+export function quantile(sorted: readonly number[], q: number): number {
+  const at = (sorted.length - 1) * q;
+  const lo = Math.floor(at);
+  const hi = Math.min(sorted.length - 1, lo + 1);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (at - lo);
 }

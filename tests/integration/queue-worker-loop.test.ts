@@ -45,6 +45,7 @@ const fake = (mode: { fail?: Error; delayMs?: number }): FileEngine => ({
       beeCoveragePct: 1,
       model: { name: 'm', version: '1', classes: ['bee'], inputWidth: 1, inputHeight: 1 },
       sampleFps: 5,
+      zoom: 1,
       timing: { decodeMs: 0, inferenceMs: 0, trackingMs: 0, totalMs: 0 },
       analysedAt: new Date().toISOString(),
     };
