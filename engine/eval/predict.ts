@@ -30,7 +30,7 @@ export function createEvalPredictor(
   deps: { detector: EvalDetector; tools: MediaTools; limits: MediaLimits },
   options: { scoreThreshold?: number } = {},
 ): EvalPredictor {
-  const { detector, tools, limits } = deps;
+  const { tools, limits } = deps;
   const scoreThreshold = options.scoreThreshold ?? EVAL_SCORE_THRESHOLD;
   return async (imagePath, signal) => {
     const media = await probeMedia(imagePath, { tools, limits });

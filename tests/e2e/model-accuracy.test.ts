@@ -25,7 +25,8 @@ const BEES_HORNETS = path.join(DATASETS, 'bees-hornets/valid');
 const POLLEN_CROPS = path.join(DATASETS, 'pollen-crops');
 const MODEL_CARD = path.join(ROOT, 'models/hivesight-detector.card.json');
 
-// Just below `hivesight eval` on the shipped model (hivesight-detector 0.10.0: photos seen in
+// Just below `hivesight eval` on the shipped model (hivesight-detector 0.11.0, whose auto-zoom
+// leaves every validation frame at its usual size, so 0.10.0's figures: photos seen in
 // three views by the s4-wide photo detector (0.10.0, trained on a lent GPU; video frames keep the
 // card's widened detector), each honeybee typed by the detail classifier on a second decode at
 // twice the detector's size, its crop in four views; frames fit inside 1152x448; photos' hornets

@@ -91,9 +91,11 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       const outputs = await writeFileOutputs(mod, outDir, names.allocate(file), result);
       results.push(result);
       json.push(resultJson(result, { path: file, outputs }));
+      // Auto-zoom is worth a word: the file's bees were off the size the model learnt.
+      const zoom = result.zoom === 1 ? '' : `  auto-zoom ${result.zoom.toFixed(2)}x`;
       progress.succeed(
         label,
-        `${formatCounts(result.counts)}  (${formatDuration(result.timing.totalMs)})`,
+        `${formatCounts(result.counts)}${zoom}  (${formatDuration(result.timing.totalMs)})`,
       );
     }
     await writeSummary(mod, outDir, results);
