@@ -11,6 +11,8 @@ folder such as tmp/, never in the repository) for `hivesight eval`.
 - zoom-out-0.7: two frames 25 apart stacked (3840x2160, 16:9): the engine fits it by its height,
   so bees are 0.69x their training size (25 images).
 - zoom-out-0.5: four frames as a 2x2 mosaic (7680x2160): bees half their size (12 images).
+- portrait-32x9 / portrait-16x9: each frame, and its left 1920x1080 half, turned a quarter
+  clockwise (1080x3840, 1080x1920): a camera or phone held upright.
 """
 from __future__ import annotations
 
@@ -118,7 +120,22 @@ def build(data: Path, out: Path) -> dict[str, int]:
             all_boxes.append(moved)
         write(d, "-".join(p[0] for p in parts), canvas, np.concatenate(all_boxes))
     counts["zoom-out-0.5"] = quarter
+
+    for view, width in (("portrait-32x9", None), ("portrait-16x9", 1920)):
+        d = folder(view)
+        for stem, im, boxes in labelled:
+            w, h = im.size
+            part = im if width is None else im.crop((0, 0, width, h))
+            kept = boxes if width is None else window(boxes, 0, 0, width, h)
+            write(d, stem, part.transpose(Image.Transpose.ROTATE_270), turned(kept, h))
+        counts[view] = len(labelled)
     return counts
+
+
+def turned(boxes: np.ndarray, height: int) -> np.ndarray:
+    """Boxes of a picture `height` tall, in its pixels once turned a quarter clockwise."""
+    c, x0, y0, x1, y1 = boxes.T
+    return np.stack([c, height - y1, x0, height - y0, x1], 1)
 
 
 def main() -> None:
