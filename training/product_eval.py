@@ -71,11 +71,10 @@ def summarise(rep: dict[str, Any]) -> dict[str, Any]:
 
 def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path,
                    specialist: Path | None = None, photo_detector: Path | None = None,
-                   photo_score: float | None = None, auto_zoom: dict[str, Any] | None = None,
-                   fit_portrait: bool | None = None) -> Path:
+                   photo_score: float | None = None, auto_zoom: dict[str, Any] | None = None) -> Path:
     """A copy of the card's folder in `into`, the detector's ONNX swapped for `detector` (the
     photos' specialist for `specialist`, the photos' own detector for `photo_detector`, its score
-    for `photo_score`), `input.auto_zoom` set to `auto_zoom` ({} drops it), `input.fit_portrait` to `fit_portrait` and, for `one_view`, the photo-only test-time section dropped (photos are
+    for `photo_score`), `input.auto_zoom` set to `auto_zoom` ({} drops it) and, for `one_view`, the photo-only test-time section dropped (photos are
     then seen as video frames)."""
     for f in card.parent.iterdir():
         if f.suffix == ".onnx":
@@ -108,8 +107,6 @@ def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path
         data["input"].pop("auto_zoom", None)
         if auto_zoom:
             data["input"]["auto_zoom"] = auto_zoom
-    if fit_portrait is not None:
-        data["input"]["fit_portrait"] = fit_portrait
     if one_view:
         data.pop("test_time_augmentation", None)
     out = into / card.name
@@ -158,13 +155,10 @@ def main() -> None:
     ap.add_argument("--auto-zoom", type=json.loads, default=None, metavar="JSON",
                     help="this input.auto_zoom in the card's copy ('{}' drops it), e.g. "
                          "'{\"insect_px\": 33.5, \"min_insects\": 4, \"tolerance\": 1.25, \"min\": 0.5, \"max\": 2}'")
-    ap.add_argument("--fit-portrait", action="store_true", default=None,
-                    help="input.fit_portrait true in the card's copy (a portrait source fits the turned box)")
     ap.add_argument("--zoom-views", type=Path, default=None, metavar="DIR",
                     help="also the views training.zoom_view wrote there (bees larger or smaller than in training)")
     a = ap.parse_args()
-    swapped = any(x is not None for x in (a.detector, a.specialist, a.photo_detector, a.photo_score, a.auto_zoom,
-                                          a.fit_portrait))
+    swapped = any(x is not None for x in (a.detector, a.specialist, a.photo_detector, a.photo_score, a.auto_zoom))
     if (swapped or a.one_view or a.baseline is not None) and a.write:
         raise SystemExit("--write records the card's own models; drop --detector / --specialist / "
                          "--photo-detector / --photo-score / --one-view / --baseline")
@@ -186,7 +180,7 @@ def main() -> None:
         card = a.card.resolve()
         if swapped or a.one_view:
             card = candidate_card(card, a.detector, a.one_view, Path(scratch), a.specialist,
-                                  a.photo_detector, a.photo_score, a.auto_zoom, a.fit_portrait)
+                                  a.photo_detector, a.photo_score, a.auto_zoom)
         hive_block = a.intervals if a.intervals is not None else 10 if a.baseline is not None else None
         blocks = {k: None if hive_block is None else block_for(k, hive_block) for k in sets}
         baseline = a.baseline.resolve() if a.baseline is not None else None

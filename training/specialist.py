@@ -22,10 +22,12 @@ from pathlib import Path
 
 def check_same_reading(card: dict, theirs: dict) -> None:
     """The engine reads a second network of the card with the card's own input, normalisation and
-    output sections: an export that differs in them cannot take its place."""
+    output sections: an export that differs in them cannot take its place. (`input.auto_zoom` is
+    the engine's choice of scale for a whole file, not how a network reads its tensor.)"""
+    engine_side = ("sizing", "selection", "auto_zoom")
     for key in ("input", "normalization", "output"):
-        mine = {k: v for k, v in card[key].items() if k not in ("sizing", "selection")}
-        other = {k: v for k, v in theirs[key].items() if k not in ("sizing", "selection")}
+        mine = {k: v for k, v in card[key].items() if k not in engine_side}
+        other = {k: v for k, v in theirs[key].items() if k not in engine_side}
         if mine != other:
             raise SystemExit(f"the export's {key} differs from the card's: it must read the same")
 

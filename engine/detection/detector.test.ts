@@ -110,19 +110,6 @@ describe('Detector (shipped model)', () => {
     expect(() => fixed.inputSizeFor(1920, 1080, 2)).toThrow(RangeError);
   });
 
-  it('fits a portrait source into the turned box when the card says so', async () => {
-    const detector = await Detector.open(CARD);
-    const card = { ...detector.card, input: { ...detector.card.input, fitPortrait: true } };
-    const turning = Detector.fromCard(card);
-    expect(turning.inputSizeFor(1080, 1920)).toEqual({ width: 448, height: 800 });
-    expect(turning.inputSizeFor(1080, 3840)).toEqual({ width: 320, height: 1152 });
-    expect(turning.inputSizeFor(1920, 1080)).toEqual({ width: 800, height: 448 });
-    expect(turning.inputSizeFor(640, 640)).toEqual(detector.inputSizeFor(640, 640));
-    expect(turning.inputSizeFor(1080, 1920, 0.5)).toEqual({ width: 224, height: 384 });
-    const plain = { ...detector.card, input: { ...detector.card.input, fitPortrait: false } };
-    expect(Detector.fromCard(plain).inputSizeFor(1080, 1920)).toEqual({ width: 256, height: 448 });
-  });
-
   it('loads the session lazily, once, and returns boxes in source pixels', async () => {
     const counting = countingFactory();
     const detector = await Detector.open(CARD, { createSession: counting.factory, threads: 1 });

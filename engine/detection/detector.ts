@@ -130,8 +130,7 @@ export class Detector {
 
   /**
    * The frame size to decode a `sourceWidth` x `sourceHeight` source at: scaled to fit inside the
-   * card's nominal size (turned for a portrait source with `input.fit_portrait`) times `zoom`
-   * (auto-zoom, `zoomFor`; default 1), aspect preserved, enlarged
+   * card's nominal size times `zoom` (auto-zoom, `zoomFor`; default 1), aspect preserved, enlarged
    * no more than the card's `max_upscale`. For a dynamic model both sides are rounded to
    * multiples of the stride; for a fixed one the frame is letterboxed into the nominal size by
    * `detect` (and `zoom` must be 1).
@@ -144,11 +143,7 @@ export class Detector {
     if (!(sourceWidth > 0 && sourceHeight > 0 && Number.isFinite(sourceWidth * sourceHeight))) {
       throw new RangeError(`Invalid source size ${sourceWidth}x${sourceHeight}`);
     }
-    const { dynamic, stride, maxUpscale, fitPortrait } = this.card.input;
-    const turn =
-      fitPortrait && sourceHeight > sourceWidth && this.card.input.width > this.card.input.height;
-    const W = turn ? this.card.input.height : this.card.input.width;
-    const H = turn ? this.card.input.width : this.card.input.height;
+    const { width: W, height: H, dynamic, stride, maxUpscale } = this.card.input;
     if (!(zoom > 0 && Number.isFinite(zoom)) || (!dynamic && zoom !== 1)) {
       throw new RangeError(`Invalid zoom ${zoom} for a ${dynamic ? 'dynamic' : 'fixed'} input`);
     }

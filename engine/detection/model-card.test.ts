@@ -142,20 +142,6 @@ describe('validateModelCard', () => {
     );
   });
 
-  it('reads fit_portrait (default false) and wants a dynamic input for it', () => {
-    const card = good();
-    const read = (input: object) =>
-      validateModelCard({ ...card, input: { ...card.input, ...input } }, '/x/m.card.json');
-    expect(read({}).input.fitPortrait).toBe(false);
-    expect(read({ fit_portrait: true }).input.fitPortrait).toBe(true);
-    expect(problems({ ...card, input: { ...card.input, fit_portrait: 'yes' } })).toContain(
-      'input.fit_portrait must be true or false',
-    );
-    expect(
-      problems({ ...card, input: { ...card.input, dynamic: false, fit_portrait: true } }),
-    ).toContain('input.fit_portrait needs a dynamic input');
-  });
-
   it('reads auto-zoom, names its bad fields, and wants a dynamic input for it', () => {
     const card = good();
     const zoom = {

@@ -35,11 +35,6 @@ export interface ModelCard {
     maxUpscale: number;
     /** Decode again at another scale when the honeybees are off the learnt size (`zoom.ts`). */
     autoZoom?: AutoZoomCard;
-    /**
-     * Fit a portrait source (taller than wide) into the nominal box turned a quarter (height x
-     * width), so an upright phone video gets a landscape one's pixels. Dynamic inputs only.
-     */
-    fitPortrait: boolean;
   };
   normalization: { scale: number; mean: [number, number, number]; std: [number, number, number] };
   output: { name: string; format: string };
@@ -380,15 +375,7 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
         : (bad('input.channels', 'must be "RGB" or "BGR"'), 'RGB'),
     maxUpscale:
       inp.max_upscale === undefined ? 1 : num(inp.max_upscale, 'input.max_upscale', 1, 16),
-    fitPortrait: false,
   };
-  if (inp.fit_portrait !== undefined && typeof inp.fit_portrait !== 'boolean') {
-    bad('input.fit_portrait', 'must be true or false');
-  }
-  input.fitPortrait = inp.fit_portrait === true;
-  if (input.fitPortrait && !input.dynamic) {
-    bad('input.fit_portrait', 'needs a dynamic input (input.dynamic true)');
-  }
   if (inp.auto_zoom !== undefined) {
     const z = obj(inp.auto_zoom, 'input.auto_zoom');
     input.autoZoom = {

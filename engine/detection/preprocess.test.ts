@@ -9,7 +9,6 @@ const input = {
   stride: 4,
   channels: 'RGB' as const,
   maxUpscale: 1,
-  fitPortrait: false,
 };
 const normalization = {
   scale: 1 / 255,
