@@ -73,6 +73,7 @@ export async function analyseFile(
   let inferenceMs = 0;
   let trackingMs = 0;
   let busiest: { frame: RawFrame; detections: Detection[] } | undefined;
+  let reported = 0;
   const record = (frame: RawFrame, detections: Detection[]): void => {
     frames.push({
       index: frame.index,
@@ -84,6 +85,10 @@ export async function analyseFile(
     if (options.keepPreviewFrame && (!busiest || detections.length > busiest.detections.length)) {
       busiest = { frame, detections };
     }
+    // After an auto-zoom restart the frames already reported are done again: progress waits
+    // for them rather than going backwards.
+    if (frames.length <= reported) return;
+    reported = frames.length;
     options.onProgress?.({
       file,
       framesDone: frames.length,
