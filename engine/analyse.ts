@@ -1,7 +1,7 @@
 /**
  * Orchestrates one file: probe, decode sampled frames (at the detector's auto-zoom), detect,
- * track, count. Every side effect
- * comes in through `AnalyseDeps`, so the server, the CLI and the tests decide what runs.
+ * track, count. Every side effect comes in through `AnalyseDeps`, so the server, the CLI and the
+ * tests decide what runs.
  */
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
@@ -26,9 +26,9 @@ import type {
 export const DEFAULT_SAMPLE_FPS = 5;
 
 /** Frames of video (one second at the default rate) whose honeybees auto-zoom judges together. */
-export const AUTO_ZOOM_FRAMES = 5;
+const AUTO_ZOOM_FRAMES = 5;
 /** Seconds of video in which auto-zoom may still start the decoding again (`detection/zoom.ts`). */
-export const AUTO_ZOOM_WITHIN_S = 10;
+const AUTO_ZOOM_WITHIN_S = 10;
 
 export interface AnalyseDeps {
   detector: Detector;
@@ -102,6 +102,13 @@ export async function analyseFile(
   // again from the beginning at that zoom.
   let zoom: number | undefined;
   const pooled: Detection[] = [];
+  /** The zoom once this video frame's honeybees, with the earlier ones, decide it; else undefined. */
+  const judge = (frame: RawFrame, detections: Detection[]): number | undefined => {
+    pooled.push(...detections);
+    if (frames.length + 1 < AUTO_ZOOM_FRAMES) return undefined;
+    const judged = detector.zoomFor(pooled, frame.width, media.width, media.kind);
+    return judged ?? (frame.timeS >= AUTO_ZOOM_WITHIN_S ? 1 : undefined);
+  };
   if (media.kind === 'image') {
     const picture = await detectPicture(file, media, deps, {
       ...(options.signal ? { signal: options.signal } : {}),
@@ -131,14 +138,10 @@ export async function analyseFile(
       const t1 = performance.now();
       inferenceMs += t1 - t0;
       if (zoom === undefined) {
-        pooled.push(...detections);
-        if (frames.length + 1 >= AUTO_ZOOM_FRAMES) {
-          zoom = detector.zoomFor(pooled, frame.width, media.width, media.kind);
-          if (zoom === undefined && frame.timeS >= AUTO_ZOOM_WITHIN_S) zoom = 1;
-          if (zoom !== undefined && zoom !== 1) {
-            restart = true;
-            break;
-          }
+        zoom = judge(frame, detections);
+        if (zoom !== undefined && zoom !== 1) {
+          restart = true;
+          break;
         }
       }
       tracker.update(frame.index, detections);

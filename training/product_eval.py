@@ -74,8 +74,8 @@ def candidate_card(card: Path, detector: Path | None, one_view: bool, into: Path
                    photo_score: float | None = None, auto_zoom: dict[str, Any] | None = None) -> Path:
     """A copy of the card's folder in `into`, the detector's ONNX swapped for `detector` (the
     photos' specialist for `specialist`, the photos' own detector for `photo_detector`, its score
-    for `photo_score`), `input.auto_zoom` set to `auto_zoom` ({} drops it) and, for `one_view`, the photo-only test-time section dropped (photos are
-    then seen as video frames)."""
+    for `photo_score`), `input.auto_zoom` set to `auto_zoom` ({} drops it) and, for `one_view`,
+    the photo-only test-time section dropped (photos are then seen as video frames)."""
     for f in card.parent.iterdir():
         if f.suffix == ".onnx":
             shutil.copy(f, into / f.name)
@@ -154,7 +154,8 @@ def main() -> None:
                          "frames (e.g. 10; one still drone fills 35 of the 50 validation frames), photos one by one")
     ap.add_argument("--auto-zoom", type=json.loads, default=None, metavar="JSON",
                     help="this input.auto_zoom in the card's copy ('{}' drops it), e.g. "
-                         "'{\"insect_px\": 33.5, \"min_insects\": 4, \"tolerance\": 1.25, \"min\": 0.5, \"max\": 2}'")
+                         "'{\"insect_px\": 38.7, \"quantile\": 0.75, \"min_insects\": 4, \"tolerance\": 1.25, "
+                         "\"min\": 0.5, \"max\": 2}'")
     ap.add_argument("--zoom-views", type=Path, default=None, metavar="DIR",
                     help="also the views training.zoom_view wrote there (bees larger or smaller than in training)")
     a = ap.parse_args()

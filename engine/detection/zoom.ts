@@ -1,9 +1,9 @@
 /**
  * Auto-zoom. The detector learnt honeybees at about one size in its input frame (the card's
  * `input.auto_zoom.insect_px`, a quantile of the training labels' sizes), and its worker / drone
- * split leans on that size: a drone is only a fifth larger than a worker. A camera nearer to the entrance
- * shows every bee larger and workers pass for drones; one further away shows them smaller and
- * they are missed. After a first pass, a picture whose honeybees are clearly off that size is
+ * split leans on that size: a drone is only a fifth larger than a worker. A camera nearer to the
+ * entrance shows every bee larger and workers pass for drones; one further away shows them
+ * smaller and they are missed. After a first pass, a picture whose honeybees are clearly off that size is
  * decoded again at the scale that brings them back to it.
  */
 import type { Detection, ProductClass } from '../types.ts';
@@ -28,8 +28,8 @@ export interface AutoZoomCard {
 /**
  * The zoom for the `detections` (boxes in source pixels) of one picture, or of a video's first
  * frames, found at `inputPxPerSourcePx` input pixels per source pixel: 1 when its honeybees are
- * near the learnt size, undefined when too few were found to judge. Only honeybees at their class's threshold
- * count, so that the low-score tail an evaluation asks for does not steer it.
+ * near the learnt size, undefined when too few were found to judge. Only honeybees at their
+ * class's threshold count, so that the low-score tail an evaluation asks for does not steer it.
  */
 export function zoomFor(
   detections: readonly Detection[],

@@ -1,7 +1,7 @@
 /**
  * Runs the production path on one evaluation image: the same probe, decode (ffmpeg, scaled to
- * the detector's input size, auto-zoom included) and detector as `analyseFile`, but with a low score threshold so
- * that the AP curve sees the low-confidence tail too.
+ * the detector's input size, auto-zoom included) and detector as `analyseFile`, but with a low
+ * score threshold so that the AP curve sees the low-confidence tail too.
  */
 import { probeMedia } from '../media/probe.ts';
 import { detectPicture } from '../detect-picture.ts';
