@@ -79,7 +79,7 @@ def main() -> None:
                     help="also build a view of the held-out pollen crops (pollen/, no_pollen/) here")
     a = ap.parse_args()
     n = build(a.data, a.out, a.split, a.symlink)
-    print(f"{n} validation frames linked under {a.out}")
+    print(f"{n} frames linked under {a.out}")
     if a.crops_out is not None:
         print(f"{build_crops(a.data, a.crops_out, a.symlink)} held-out crops linked under {a.crops_out}")
 
