@@ -8,7 +8,6 @@
  */
 import path from 'node:path';
 import { createEngine, DEFAULT_MODEL_PATH, loadModelCard } from '../engine/index.ts';
-import type { ProductClass } from '../engine/index.ts';
 import { HONEYBEE_CLASSES } from '../engine/types.ts';
 import { quantile } from '../engine/detection/zoom.ts';
 import * as ev from '../engine/eval/index.ts';
@@ -23,7 +22,6 @@ const engine = await createEngine({ modelPath });
 const detector = engine.detector;
 const predict = ev.createEvalPredictor(engine);
 const thresholds = detector.scoreThresholds('image');
-const thresholdFor = (cls: ProductClass) => thresholds.perClass?.[cls] ?? thresholds.score;
 const fmt = (xs: number[], qs: number[]) => qs.map((q) => quantile(xs, q).toFixed(3)).join(' / ');
 
 for (const root of args) {
@@ -31,10 +29,14 @@ for (const root of args) {
   if (dataset.kind !== 'boxes') throw new Error(`${root} is not a YOLO box dataset`);
   const ratios: number[] = [];
   for (const image of dataset.images) {
+    // Boxes in source pixels at the usual (zoom 1) input scale: what the first pass judges. A
+    // picture auto-zoom decoded again reports its second pass, the same bees in source pixels.
     const p = await predict(image.path);
     const inputPx = detector.inputSizeFor(p.width, p.height).width / p.width;
     const sizes = p.detections
-      .filter((d) => HONEYBEE_CLASSES.includes(d.cls) && d.score >= thresholdFor(d.cls))
+      .filter(
+        (d) => HONEYBEE_CLASSES.includes(d.cls) && d.score >= ev.thresholdFor(d.cls, thresholds),
+      )
       .map((d) => Math.sqrt(d.box.width * d.box.height) * inputPx)
       .sort((a, b) => a - b);
     if (sizes.length >= autoZoom.minInsects) {
