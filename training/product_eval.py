@@ -64,6 +64,8 @@ def summarise(rep: dict[str, Any]) -> dict[str, Any]:
     for key in ("intervals", "baseline"):
         if rep.get(key):
             out[key] = json.loads(json.dumps(rep[key]), parse_float=lambda v: round(float(v), 4))
+    if (rep.get("auto_zoom") or {}).get("zoomed"):  # images detected again at another scale
+        out["auto_zoom"] = {k: r4(v) for k, v in rep["auto_zoom"].items()}
     if rep.get("notes"):
         out["notes"] = rep["notes"]
     return out

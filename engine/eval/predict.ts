@@ -19,6 +19,8 @@ export interface PredictedImage {
   detections: Detection[];
   width: number;
   height: number;
+  /** 1, or the zoom auto-zoom detected the image again at. */
+  zoom: number;
 }
 
 export type EvalPredictor = (imagePath: string, signal?: AbortSignal) => Promise<PredictedImage>;
@@ -34,10 +36,10 @@ export function createEvalPredictor(
   const scoreThreshold = options.scoreThreshold ?? EVAL_SCORE_THRESHOLD;
   return async (imagePath, signal) => {
     const media = await probeMedia(imagePath, { tools, limits });
-    const { detections } = await detectPicture(imagePath, media, deps, {
+    const { detections, zoom } = await detectPicture(imagePath, media, deps, {
       scoreThreshold,
       ...(signal ? { signal } : {}),
     });
-    return { detections, width: media.width, height: media.height };
+    return { detections, width: media.width, height: media.height, zoom };
   };
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/index.ts';
+import * as ev from '../../engine/eval/index.ts';
 import type { Engine } from '../../engine/index.ts';
 import { runFfmpeg } from '../../fixtures/index.ts';
 
@@ -104,5 +105,32 @@ describe.skipIf(!present)('auto-zoom on a hive frame', () => {
     expect(result.zoom).toBeLessThan(1);
     expect(result.frames.map((f) => f.index)).toEqual([...Array(15).keys()]);
     expect(result.tracks.length).toBeGreaterThan(5);
+  }, 60_000);
+
+  it('eval reports which images it detected again, and at what zoom', async () => {
+    // A YOLO set of the whole frame (with its labels) and the window (no labels needed here).
+    const set = path.join(dir, 'set');
+    await fs.mkdir(path.join(set, 'images'), { recursive: true });
+    await fs.mkdir(path.join(set, 'labels'));
+    const stem = path.parse(FRAME).name;
+    const labels = path.resolve(HIVE, '../labels');
+    await fs.copyFile(path.resolve(HIVE, '../classes.txt'), path.join(set, 'classes.txt'));
+    await fs.copyFile(FRAME, path.join(set, 'images', `${stem}.jpg`));
+    await fs.copyFile(path.join(labels, `${stem}.txt`), path.join(set, 'labels', `${stem}.txt`));
+    await fs.copyFile(windowJpg, path.join(set, 'images', 'window.jpg'));
+    await fs.writeFile(path.join(set, 'labels', 'window.txt'), '');
+
+    const report = await ev.evaluateDataset(set, {
+      predict: ev.createEvalPredictor(zooming),
+      thresholds: zooming.detector.scoreThresholds('image'),
+      modelClasses: zooming.detector.identity.classes,
+    });
+    expect(report.images).toBe(2);
+    expect(report.auto_zoom.zoomed).toBe(1);
+    expect(report.auto_zoom.min).toBeGreaterThan(0.55);
+    expect(report.auto_zoom.max).toBeLessThan(1);
+    expect(report.notes).toContainEqual(
+      expect.stringMatching(/^Auto-zoom detected 1 of 2 images again at 0\.\d\dx/),
+    );
   }, 60_000);
 });
