@@ -154,9 +154,12 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
       };
       view.set({ file: rel, status: 'failed', detail: message });
     }
-    await saveState(outDir, state);
+    // The summary before the state: the state's record is what says a file is finished, so a
+    // crash between the two writes analyses the file again rather than leaving the summary
+    // without it.
     const summaryHeader = state.summaryHeader ?? splitSummary(mod.summaryCsv([])).header;
     await writeAtomic(path.join(outDir, SUMMARY_FILE), summaryFromState(state, summaryHeader));
+    await saveState(outDir, state);
   };
 
   try {
