@@ -12,7 +12,7 @@ import path from 'node:path';
 import { createEngine, DEFAULT_MODEL_PATH } from '../engine/index.ts';
 import type { Box } from '../engine/index.ts';
 import * as ev from '../engine/eval/index.ts';
-import type { BoxMetrics, ImageEval, PredictedImage, Prediction } from '../engine/eval/index.ts';
+import type { BoxMetrics, ImageEval, PredictedImage } from '../engine/eval/index.ts';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--model');
@@ -45,19 +45,6 @@ function inWindow(box: Box, x: number, y: number, w: number, h: number): Box | u
   return { x: x0 / w, y: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h };
 }
 
-function normalised(p: PredictedImage): Prediction[] {
-  return p.detections.map((d) => ({
-    cls: d.cls,
-    score: d.score,
-    box: {
-      x: d.box.x / p.width,
-      y: d.box.y / p.height,
-      width: d.box.width / p.width,
-      height: d.box.height / p.height,
-    },
-  }));
-}
-
 function line(m: BoxMetrics): string {
   const ap = Object.entries(m.classes).map(([c, v]) => `${c} ${v?.ap50?.toFixed(3) ?? '-'}`);
   return `${ap.join(', ')}, count error ${m.count_error_pct?.toFixed(1) ?? '-'} %`;
@@ -68,7 +55,7 @@ const wholeImages: ImageEval[] = [];
 for (const image of (await boxDataset(wholeRoot)).images) {
   const p = await predict(image.path);
   whole.set(path.parse(image.path).name, p);
-  wholeImages.push({ gt: image.gt, predictions: normalised(p) });
+  wholeImages.push({ gt: image.gt, predictions: ev.normalisedPredictions(p) });
 }
 console.log(`whole frames: ${line(ev.evaluateBoxes(wholeImages, scoring))}`);
 
@@ -90,7 +77,7 @@ for (const z of [1.5, 2]) {
       return box ? [{ cls: d.cls, score: d.score, box }] : [];
     });
     reference.push({ gt: image.gt, predictions: cut });
-    own.push({ gt: image.gt, predictions: normalised(await predict(image.path)) });
+    own.push({ gt: image.gt, predictions: ev.normalisedPredictions(await predict(image.path)) });
   }
   console.log(`${view}, whole-frame detections: ${line(ev.evaluateBoxes(reference, scoring))}`);
   console.log(`${view}, its own pass: ${line(ev.evaluateBoxes(own, scoring))}`);

@@ -8,8 +8,7 @@
  */
 import path from 'node:path';
 import { createEngine, DEFAULT_MODEL_PATH, loadModelCard } from '../engine/index.ts';
-import { HONEYBEE_CLASSES } from '../engine/types.ts';
-import { quantile } from '../engine/detection/zoom.ts';
+import { insectSize, quantile } from '../engine/detection/zoom.ts';
 import * as ev from '../engine/eval/index.ts';
 
 const args = process.argv.slice(2);
@@ -33,15 +32,10 @@ for (const root of args) {
     // picture auto-zoom decoded again reports its second pass, the same bees in source pixels.
     const p = await predict(image.path);
     const inputPx = detector.inputSizeFor(p.width, p.height).width / p.width;
-    const sizes = p.detections
-      .filter(
-        (d) => HONEYBEE_CLASSES.includes(d.cls) && d.score >= ev.thresholdFor(d.cls, thresholds),
-      )
-      .map((d) => Math.sqrt(d.box.width * d.box.height) * inputPx)
-      .sort((a, b) => a - b);
-    if (sizes.length >= autoZoom.minInsects) {
-      ratios.push(quantile(sizes, autoZoom.quantile) / autoZoom.insectPx);
-    }
+    const size = insectSize(p.detections, inputPx, autoZoom, (cls) =>
+      ev.thresholdFor(cls, thresholds),
+    );
+    if (size !== undefined) ratios.push(size / autoZoom.insectPx);
   }
   ratios.sort((a, b) => a - b);
   const deviation = ratios.map((r) => Math.max(r, 1 / r)).sort((a, b) => a - b);

@@ -37,16 +37,31 @@ export function zoomFor(
   card: AutoZoomCard,
   thresholdFor: (cls: ProductClass) => number,
 ): number | undefined {
+  const size = insectSize(detections, inputPxPerSourcePx, card, thresholdFor);
+  if (size === undefined) return undefined;
+  const zoom = card.insectPx / size;
+  if (zoom <= card.tolerance && zoom >= 1 / card.tolerance) return 1;
+  return Math.min(card.max, Math.max(card.min, zoom));
+}
+
+/**
+ * The card's `quantile` of the honeybee sizes (square root of box area, in input pixels) that
+ * `zoomFor` compares with `insectPx`; undefined when fewer than `minInsects` pass their class's
+ * threshold.
+ */
+export function insectSize(
+  detections: readonly Detection[],
+  inputPxPerSourcePx: number,
+  card: Pick<AutoZoomCard, 'quantile' | 'minInsects'>,
+  thresholdFor: (cls: ProductClass) => number,
+): number | undefined {
   const sizes = detections
     .filter((d) => HONEYBEE_CLASSES.includes(d.cls) && d.score >= thresholdFor(d.cls))
     .map((d) => Math.sqrt(d.box.width * d.box.height) * inputPxPerSourcePx)
     .sort((a, b) => a - b);
   if (sizes.length < card.minInsects) return undefined;
   const size = quantile(sizes, card.quantile);
-  if (!(size > 0)) return undefined;
-  const zoom = card.insectPx / size;
-  if (zoom <= card.tolerance && zoom >= 1 / card.tolerance) return 1;
-  return Math.min(card.max, Math.max(card.min, zoom));
+  return size > 0 ? size : undefined;
 }
 
 /** The `q` quantile of ascending `sorted` values, interpolated between the nearest two. */

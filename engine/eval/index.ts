@@ -42,7 +42,7 @@ export type {
   IntervalOptions,
   IntervalSettings,
 } from './intervals.ts';
-export { createEvalPredictor, EVAL_SCORE_THRESHOLD } from './predict.ts';
+export { createEvalPredictor, EVAL_SCORE_THRESHOLD, normalisedPredictions } from './predict.ts';
 export type { EvalDetector, EvalPredictor, PredictedImage } from './predict.ts';
 export { evaluateDataset } from './run.ts';
 export { summariseZooms, autoZoomNote } from './auto-zoom.ts';

@@ -9,6 +9,7 @@ import type { PictureDetector } from '../detect-picture.ts';
 import type { MediaLimits } from '../media/limits.ts';
 import type { MediaTools } from '../media/tools.ts';
 import type { Detection, ModelIdentity } from '../types.ts';
+import type { Prediction } from './metrics.ts';
 
 /** What eval needs of the detector (the engine's `Detector` satisfies it). */
 export interface EvalDetector extends PictureDetector {
@@ -42,4 +43,19 @@ export function createEvalPredictor(
     });
     return { detections, width: media.width, height: media.height, zoom };
   };
+}
+
+/** Detections in source pixels -> normalised boxes, like the YOLO labels. */
+export function normalisedPredictions(predicted: PredictedImage): Prediction[] {
+  const { width, height } = predicted;
+  return predicted.detections.map((d) => ({
+    cls: d.cls,
+    score: d.score,
+    box: {
+      x: d.box.x / width,
+      y: d.box.y / height,
+      width: d.box.width / width,
+      height: d.box.height / height,
+    },
+  }));
 }

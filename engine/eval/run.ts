@@ -29,9 +29,9 @@ import type {
   CropMetrics,
   CropOutcome,
   ImageEval,
-  Prediction,
   ScoreThresholds,
 } from './metrics.ts';
+import { normalisedPredictions } from './predict.ts';
 import type { EvalPredictor, PredictedImage } from './predict.ts';
 
 export interface EvalOptions {
@@ -113,21 +113,6 @@ function withAutoZoom(
   return { auto_zoom: summary, notes: note ? [...notes, note] : [...notes] };
 }
 
-/** Detections in source pixels -> normalised boxes, like the YOLO labels. */
-function normalised(predicted: PredictedImage): Prediction[] {
-  const { width, height } = predicted;
-  return predicted.detections.map((d) => ({
-    cls: d.cls,
-    score: d.score,
-    box: {
-      x: d.box.x / width,
-      y: d.box.y / height,
-      width: d.box.width / width,
-      height: d.box.height / height,
-    },
-  }));
-}
-
 async function evaluateBoxDataset(
   dataset: BoxDataset,
   options: EvalOptions,
@@ -139,7 +124,7 @@ async function evaluateBoxDataset(
   const imagesOf = (model: PredictedImage[]): ImageEval[] =>
     dataset.images.map((im, i) => ({
       gt: im.gt.map(({ cls, box }) => ({ cls, box })),
-      predictions: normalised(model[i]!),
+      predictions: normalisedPredictions(model[i]!),
     }));
   const images = imagesOf(predicted.model);
   const scoring = { thresholds: options.thresholds, modelClasses: options.modelClasses };
@@ -185,7 +170,7 @@ async function evaluateCropDataset(
       truth: im.truth,
       // What the product would show: only detections at the model's own thresholds.
       predicted: cropPrediction(
-        normalised(model[i]!).filter((p) => p.score >= thresholdFor(p.cls, thresholds)),
+        normalisedPredictions(model[i]!).filter((p) => p.score >= thresholdFor(p.cls, thresholds)),
       ),
     }));
   const outcomes = outcomesOf(predicted.model, options.thresholds);
