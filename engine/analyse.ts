@@ -9,8 +9,8 @@ import type { Detector } from './detection/detector.ts';
 import { AnalysisCancelledError } from './errors.ts';
 import type { MediaLimits } from './media/limits.ts';
 import { probeMedia } from './media/probe.ts';
-import { readFrames } from './media/frames.ts';
 import { detectPicture } from './detect-picture.ts';
+import { frameMedia, readVideoFrames } from './video-frames.ts';
 import type { MediaTools } from './media/tools.ts';
 import { beeCoverage, countFrame, countTracks } from './reports/counts.ts';
 import { renderPreview } from './reports/preview.ts';
@@ -21,6 +21,7 @@ import type {
   Detection,
   FrameResult,
   RawFrame,
+  VideoAnalysis,
 } from './types.ts';
 
 export const DEFAULT_SAMPLE_FPS = 5;
@@ -45,6 +46,8 @@ export interface AnalyseOptions {
   signal?: AbortSignal;
   /** Render an annotated JPEG of the busiest frame into `result.preview`. */
   keepPreviewFrame?: boolean;
+  /** How video frames are analysed (`VideoAnalysis`; default fast). */
+  videoAnalysis?: VideoAnalysis;
 }
 
 export interface AnalysisOutput extends AnalysisResult {
@@ -59,11 +62,14 @@ export async function analyseFile(
 ): Promise<AnalysisOutput> {
   const started = performance.now();
   const sampleFps = options.sampleFps ?? DEFAULT_SAMPLE_FPS;
+  const videoAnalysis = options.videoAnalysis ?? 'fast';
   const { detector, tools, limits } = deps;
   throwIfAborted(options.signal);
 
   const media = await probeMedia(file, { tools, limits });
   const identity = detector.identity;
+  // What each frame is detected as: a picture as a photo, a video's frames by its analysis.
+  const kind = media.kind === 'video' ? frameMedia(videoAnalysis) : 'image';
   const framesTotal =
     media.kind === 'image' ? 1 : Math.max(1, Math.ceil(media.durationS * sampleFps));
 
@@ -106,7 +112,7 @@ export async function analyseFile(
   const judge = (frame: RawFrame, detections: Detection[]): number | undefined => {
     pooled.push(...detections);
     if (frames.length + 1 < AUTO_ZOOM_FRAMES) return undefined;
-    const judged = detector.zoomFor(pooled, frame.width, media.width, media.kind);
+    const judged = detector.zoomFor(pooled, frame.width, media.width, kind);
     return judged ?? (frame.timeS >= AUTO_ZOOM_WITHIN_S ? 1 : undefined);
   };
   if (media.kind === 'image') {
@@ -122,18 +128,17 @@ export async function analyseFile(
     const size = detector.inputSizeFor(media.width, media.height, zoom ?? 1);
     let restart = false;
     let waitStart = performance.now();
-    for await (const frame of readFrames(file, media, {
-      tools,
-      limits,
+    for await (const { frame, detailFrame } of readVideoFrames(file, media, deps, {
       sampleFps,
-      width: size.width,
-      height: size.height,
-      signal: options.signal,
+      zoom: zoom ?? 1,
+      analysis: videoAnalysis,
+      ...(options.signal ? { signal: options.signal } : {}),
     })) {
       const t0 = performance.now();
       decodeMs += t0 - waitStart;
       const detections = await detector.detect(frame, media.width, media.height, {
-        media: media.kind,
+        media: kind,
+        ...(detailFrame ? { detailFrame } : {}),
       });
       const t1 = performance.now();
       inferenceMs += t1 - t0;
@@ -151,7 +156,7 @@ export async function analyseFile(
     }
     if (!restart && zoom === undefined) {
       // A video shorter than AUTO_ZOOM_FRAMES frames is judged on all of them.
-      zoom = detector.zoomFor(pooled, size.width, media.width, media.kind) ?? 1;
+      zoom = detector.zoomFor(pooled, size.width, media.width, kind) ?? 1;
       restart = zoom !== 1;
     }
     if (!restart) break;
@@ -179,6 +184,7 @@ export async function analyseFile(
     beeCoveragePct,
     model: identity,
     sampleFps: media.kind === 'video' ? sampleFps : 0,
+    ...(media.kind === 'video' ? { videoAnalysis } : {}),
     zoom: zoom ?? 1,
     timing: { decodeMs, inferenceMs, trackingMs, totalMs: performance.now() - started },
     analysedAt: (deps.now?.() ?? new Date()).toISOString(),

@@ -1,0 +1,83 @@
+/**
+ * Thorough video analysis through the public engine API, with the real model and ffmpeg, on a
+ * real hive frame from ../shared/datasets (skips with a message when it is absent): the frame,
+ * looped into a short H.264 clip, must be detected on every sampled frame as the photo itself
+ * is (the photos' path: their detector, views, detail classifier), up to what the video codec
+ * changes in the pixels.
+ */
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, PRODUCT_CLASSES } from '../../engine/index.ts';
+import type { Detection, Engine } from '../../engine/index.ts';
+import { iou } from '../../engine/eval/index.ts';
+import { runFfmpeg } from '../../fixtures/index.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const HIVE = path.resolve(ROOT, '../shared/datasets/hive-entrance/images');
+const FIRST_VAL = (
+  await fs.readFile(path.join(ROOT, 'training/splits/hive-entrance-val.txt'), 'utf8')
+)
+  .split(/\s+/)
+  .find(Boolean);
+const FRAME = FIRST_VAL ? path.join(HIVE, FIRST_VAL) : '';
+
+const present = FRAME !== '' && existsSync(FRAME);
+if (!present) {
+  console.warn(`video analysis: ${FRAME || 'the hive-entrance split'} is absent; skipping.`);
+}
+
+/** Share of `reference`'s detections that `other` has too: same class, IoU at least 0.5. */
+function agreement(reference: readonly Detection[], other: readonly Detection[]): number {
+  const found = reference.filter((r) =>
+    other.some((o) => o.cls === r.cls && iou(o.box, r.box) >= 0.5),
+  );
+  return found.length / Math.max(1, reference.length);
+}
+
+function counts(detections: readonly Detection[]): number[] {
+  return PRODUCT_CLASSES.map((c) => detections.filter((d) => d.cls === c).length);
+}
+
+describe.skipIf(!present)('thorough video analysis on a hive frame', () => {
+  let dir: string;
+  let engine: Engine;
+  let clip: string;
+
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hivesight-thorough-'));
+    engine = await createEngine({ threads: 2 });
+    clip = path.join(dir, 'loop.mp4');
+    await runFfmpeg([
+      '-y', '-loop', '1', '-framerate', '5', '-t', '2', '-i', FRAME,
+      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-crf', '18', clip,
+    ]); // prettier-ignore
+  }, 120_000);
+
+  afterAll(async () => {
+    await engine?.detector.close();
+    if (dir) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it("detects every sampled frame as the photos' path detects the picture", async () => {
+    const photo = (await engine.analyse(FRAME)).frames[0]!.detections;
+    const thorough = await engine.analyse(clip, { videoAnalysis: 'thorough' });
+    expect(thorough.videoAnalysis).toBe('thorough');
+    expect(thorough.frames).toHaveLength(10);
+    expect(photo.length).toBeGreaterThan(10);
+    for (const frame of thorough.frames) {
+      expect(agreement(photo, frame.detections)).toBeGreaterThanOrEqual(0.9);
+      const diff = counts(frame.detections).map((n, i) => Math.abs(n - counts(photo)[i]!));
+      expect(Math.max(...diff)).toBeLessThanOrEqual(1);
+    }
+  }, 120_000);
+
+  it('keeps the video path by default', async () => {
+    const fast = await engine.analyse(clip);
+    expect(fast.videoAnalysis).toBe('fast');
+    expect(fast.frames).toHaveLength(10);
+    expect(fast.counts.bee).toBeGreaterThan(0);
+  }, 120_000);
+});

@@ -1,0 +1,127 @@
+/**
+ * The hive validation frames as the video they were cut from: consecutive frames of one clip,
+ * encoded into an MP4 at 5 fps (so that sampling at the default 5 fps takes each frame once),
+ * then analysed as `analyseFile` analyses a video, fast and thorough: the engine's video frame
+ * reader (`readVideoFrames`: ffmpeg's fps filter and scaling; on the thorough path the second,
+ * larger stream for the detail classifier) and `detect` on each frame as the analysis names it.
+ * Each frame's detections, at eval's low score floor, are scored against its labels, as
+ * `hivesight eval` scores photos; the JPEG frames through the photos' path are the reference.
+ * It also times `analyseFile` on the clip both ways.
+ *
+ *     node bin/run-ts.mjs training/video_frames.ts tmp/eval/hive-entrance-val [--model CARD] [--crf 18]
+ */
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { createEngine, DEFAULT_MODEL_PATH } from '../engine/index.ts';
+import type { VideoAnalysis } from '../engine/index.ts';
+import { probeMedia } from '../engine/media/probe.ts';
+import { frameMedia, readVideoFrames } from '../engine/video-frames.ts';
+import * as ev from '../engine/eval/index.ts';
+import type { BoxMetrics, ImageEval } from '../engine/eval/index.ts';
+
+const FPS = 5;
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string): string => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args.splice(at, 2)[1]! : fallback;
+};
+const modelPath = option('--model', DEFAULT_MODEL_PATH);
+const crf = option('--crf', '18');
+const [root] = args;
+if (!root) throw new Error('usage: video_frames.ts HIVE_VAL_VIEW [--model CARD] [--crf N]');
+
+const engine = await createEngine({ modelPath, sampleFps: FPS });
+const { detector, tools, limits } = engine;
+const dataset = await ev.readDataset(root, ev.buildLabelMap());
+if (dataset.kind !== 'boxes') throw new Error(`${root} is not a YOLO box dataset`);
+// Frame order: the number after "frame_" (the clip's own order), not the name's text.
+const frameNumber = (p: string) => Number(/frame_(\d+)/.exec(p)?.[1] ?? Number.NaN);
+const images = [...dataset.images].sort((a, b) => frameNumber(a.path) - frameNumber(b.path));
+if (images.some((im) => Number.isNaN(frameNumber(im.path)))) {
+  throw new Error('every image name needs its frame number ("..._frame_1181.jpg")');
+}
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'hivesight-video-frames-'));
+try {
+  for (const [i, image] of images.entries()) {
+    await symlink(path.resolve(image.path), path.join(dir, `f${String(i).padStart(5, '0')}.jpg`));
+  }
+  const clip = path.join(dir, 'clip.mp4');
+  await execa(tools.ffmpeg, [
+    '-v', 'error', '-framerate', String(FPS), '-i', path.join(dir, 'f%05d.jpg'),
+    '-c:v', 'libx264', '-crf', crf, '-pix_fmt', 'yuv420p', clip,
+  ]); // prettier-ignore
+  const media = await probeMedia(clip, { tools, limits });
+  console.log(
+    `${images.length} frames -> ${media.width}x${media.height} H.264 (crf ${crf}), ${media.durationS.toFixed(1)} s at ${FPS} fps`,
+  );
+
+  const line = (m: BoxMetrics): string => {
+    const ap = Object.entries(m.classes).map(([c, v]) => `${c} ${v?.ap50?.toFixed(3) ?? '-'}`);
+    return `AP50 ${ap.join(', ')}; count error ${m.count_error_pct?.toFixed(1) ?? '-'} %`;
+  };
+  const scoring = (analysis: VideoAnalysis) => ({
+    thresholds: detector.scoreThresholds(frameMedia(analysis)),
+    modelClasses: detector.identity.classes,
+  });
+
+  const predictPhoto = ev.createEvalPredictor(engine);
+  const photos: ImageEval[] = [];
+  for (const image of images) {
+    photos.push({
+      gt: image.gt,
+      predictions: ev.normalisedPredictions(await predictPhoto(image.path)),
+    });
+  }
+  console.log(`JPEG frames, photos' path: ${line(ev.evaluateBoxes(photos, scoring('thorough')))}`);
+
+  const scored = new Map<VideoAnalysis, ImageEval[]>();
+  for (const analysis of ['fast', 'thorough'] as const) {
+    const result = await engine.analyse(clip, { videoAnalysis: analysis });
+    const perFrame = result.timing.totalMs / Math.max(1, result.frames.length);
+    const frames: ImageEval[] = [];
+    for await (const { frame, detailFrame } of readVideoFrames(clip, media, engine, {
+      sampleFps: FPS,
+      zoom: result.zoom,
+      analysis,
+    })) {
+      const detections = await detector.detect(frame, media.width, media.height, {
+        media: frameMedia(analysis),
+        scoreThreshold: ev.EVAL_SCORE_THRESHOLD,
+        ...(detailFrame ? { detailFrame } : {}),
+      });
+      const image = images[frame.index];
+      if (!image) throw new Error(`the clip gave more frames than its ${images.length} images`);
+      const predicted = { detections, width: media.width, height: media.height, zoom: result.zoom };
+      frames.push({ gt: image.gt, predictions: ev.normalisedPredictions(predicted) });
+    }
+    if (frames.length !== images.length) {
+      throw new Error(`the clip gave ${frames.length} frames for ${images.length} images`);
+    }
+    scored.set(analysis, frames);
+    console.log(
+      `video, ${analysis}: ${line(ev.evaluateBoxes(frames, scoring(analysis)))}; ` +
+        `analyseFile ${(result.timing.totalMs / 1000).toFixed(1)} s for ${result.frames.length} frames ` +
+        `(${perFrame.toFixed(0)} ms a frame), zoom ${result.zoom}, ${result.tracks.length} tracks`,
+    );
+  }
+
+  // Consecutive frames are not independent: bootstrap runs of 10, as product_eval does.
+  const change = ev.bootstrapBoxChanges(scored.get('thorough')!, scored.get('fast')!, {
+    candidate: scoring('thorough'),
+    baseline: scoring('fast'),
+    block: 10,
+  });
+  const fmt = (c: ev.Change | null | undefined) =>
+    c
+      ? `${c.value >= 0 ? '+' : ''}${c.value.toFixed(3)} (${c.low.toFixed(3)} to ${c.high.toFixed(3)})`
+      : '-';
+  const aps = Object.entries(change.ap50).map(([c, v]) => `${c} ${fmt(v)}`);
+  console.log(
+    `thorough - fast: AP50 ${aps.join(', ')}; count error ${fmt(change.count_error_pct)}`,
+  );
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
