@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { VIDEO_ANALYSES as ENGINE_VIDEO_ANALYSES } from '../engine/types.ts';
+import { VIDEO_ANALYSES as CLI_VIDEO_ANALYSES } from '../bin/cli/options.ts';
+import { ConfigError, loadConfig, VIDEO_ANALYSES } from './config.ts';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -23,6 +25,7 @@ describe('loadConfig', () => {
       adminEmail: null,
       model: null,
       fps: 5,
+      videoAnalysis: 'fast',
       workerConcurrency: 1,
       jobLeaseSeconds: 300,
       jobMaxAttempts: 3,
@@ -50,6 +53,7 @@ describe('loadConfig', () => {
       ADMIN_PASSWORD: 'long-enough',
       HIVESIGHT_MODEL: 'models/x.json',
       HIVESIGHT_FPS: '2.5',
+      HIVESIGHT_VIDEO_ANALYSIS: 'thorough',
       WORKER_CONCURRENCY: '0',
       TRUST_PROXY: 'yes',
       MEDIA_TIMEOUT_SECONDS: '30',
@@ -65,12 +69,18 @@ describe('loadConfig', () => {
     expect(c.sessionIdleDays).toBe(1.5);
     expect(c.adminEmail).toBe('boss@bees.example.org');
     expect(c.fps).toBe(2.5);
+    expect(c.videoAnalysis).toBe('thorough');
     expect(c.workerConcurrency).toBe(0);
     expect(c.trustProxy).toBe(true);
     expect(c.model).toBe('models/x.json');
     expect(c.mediaTimeoutSeconds).toBe(30);
     expect(c.analysisThread).toBe(false);
     expect(c.sqliteReadConnections).toBe(5);
+  });
+
+  it("accepts the engine's video analyses, as the CLI does", () => {
+    expect([...VIDEO_ANALYSES]).toEqual(ENGINE_VIDEO_ANALYSES);
+    expect([...CLI_VIDEO_ANALYSES]).toEqual(ENGINE_VIDEO_ANALYSES);
   });
 
   it('fails once, naming every bad key', () => {
@@ -86,6 +96,7 @@ describe('loadConfig', () => {
         TRUST_PROXY: 'maybe',
         ADMIN_EMAIL: 'nope',
         SQLITE_READ_CONNECTIONS: '0',
+        HIVESIGHT_VIDEO_ANALYSIS: 'slow',
       });
     } catch (err) {
       error = err;
@@ -97,6 +108,7 @@ describe('loadConfig', () => {
         'ADMIN_EMAIL',
         'ADMIN_PASSWORD',
         'DATABASE_URL',
+        'HIVESIGHT_VIDEO_ANALYSIS',
         'PORT',
         'PUBLIC_URL',
         'SESSION_IDLE_DAYS',

@@ -1,9 +1,11 @@
 /**
  * Options shared by commands, bound to environment variables (`--model` HIVESIGHT_MODEL,
- * `--fps` HIVESIGHT_FPS, `--threads` HIVESIGHT_THREADS) and validated on parse, so a bad value
- * is a usage error (exit 2) before any work starts.
+ * `--fps` HIVESIGHT_FPS, `--threads` HIVESIGHT_THREADS, `--video-analysis`
+ * HIVESIGHT_VIDEO_ANALYSIS) and validated on parse, so a bad value is a usage error (exit 2)
+ * before any work starts.
  */
 import { InvalidArgumentError, Option } from 'commander';
+import type { VideoAnalysis } from '../../engine/index.ts';
 
 export function positiveNumber(name: string, max: number) {
   return (value: string): number => {
@@ -41,8 +43,20 @@ export const threadsOption = () =>
     .env('HIVESIGHT_THREADS')
     .argParser(positiveInteger('--threads', 256));
 
+// The engine's list, without loading the engine (onnxruntime) for --help and usage errors.
+export const VIDEO_ANALYSES = ['fast', 'thorough'] as const satisfies readonly VideoAnalysis[];
+
+export const videoAnalysisOption = () =>
+  new Option(
+    '--video-analysis <how>',
+    "fast (default): the video network, one pass a frame; thorough: every analysed frame through the photos' path (their detector, test-time views, detail classifier and hornet specialist), several times slower, with the photos' accuracy",
+  )
+    .choices(VIDEO_ANALYSES)
+    .env('HIVESIGHT_VIDEO_ANALYSIS');
+
 export interface EngineFlags {
   model?: string;
   fps?: number;
   threads?: number;
+  videoAnalysis?: VideoAnalysis;
 }

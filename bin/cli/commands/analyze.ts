@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { AnalysisOutput, AnalysisResult } from '../../../engine/index.ts';
 import { openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, EXIT_USER, UserError } from '../errors.ts';
-import { fpsOption, modelOption, threadsOption } from '../options.ts';
+import { fpsOption, modelOption, threadsOption, videoAnalysisOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import { OutputNames, resultJson, writeFileOutputs, writeSummary } from '../outputs.ts';
 import { formatCounts, formatDuration } from '../ui/format.ts';
@@ -30,6 +30,7 @@ export function registerAnalyzeCommand(program: Command): void {
     .addOption(fpsOption())
     .addOption(modelOption())
     .addOption(threadsOption())
+    .addOption(videoAnalysisOption())
     .action(async (files: string[], flags: AnalyzeFlags) => {
       process.exitCode = await analyzeFiles(files, flags);
     });
@@ -93,9 +94,10 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       json.push(resultJson(result, { path: file, outputs }));
       // Auto-zoom is worth a word: the file's bees were off the size the model learnt.
       const zoom = result.zoom === 1 ? '' : `  auto-zoom ${result.zoom.toFixed(2)}x`;
+      const thorough = result.videoAnalysis === 'thorough' ? '  thorough' : '';
       progress.succeed(
         label,
-        `${formatCounts(result.counts)}${zoom}  (${formatDuration(result.timing.totalMs)})`,
+        `${formatCounts(result.counts)}${zoom}${thorough}  (${formatDuration(result.timing.totalMs)})`,
       );
     }
     await writeSummary(mod, outDir, results);
