@@ -19,7 +19,8 @@ import type { VideoAnalysis } from '../engine/index.ts';
 import { probeMedia } from '../engine/media/probe.ts';
 import { frameMedia, readVideoFrames } from '../engine/video-frames.ts';
 import * as ev from '../engine/eval/index.ts';
-import type { BoxMetrics, ImageEval } from '../engine/eval/index.ts';
+import type { ImageEval } from '../engine/eval/index.ts';
+import { changeText, metricsLine } from './report.ts';
 
 const FPS = 5;
 const args = process.argv.slice(2);
@@ -58,10 +59,6 @@ try {
     `${images.length} frames -> ${media.width}x${media.height} H.264 (crf ${crf}), ${media.durationS.toFixed(1)} s at ${FPS} fps`,
   );
 
-  const line = (m: BoxMetrics): string => {
-    const ap = Object.entries(m.classes).map(([c, v]) => `${c} ${v?.ap50?.toFixed(3) ?? '-'}`);
-    return `AP50 ${ap.join(', ')}; count error ${m.count_error_pct?.toFixed(1) ?? '-'} %`;
-  };
   const scoring = (analysis: VideoAnalysis) => ({
     thresholds: detector.scoreThresholds(frameMedia(analysis)),
     modelClasses: detector.identity.classes,
@@ -75,7 +72,9 @@ try {
       predictions: ev.normalisedPredictions(await predictPhoto(image.path)),
     });
   }
-  console.log(`JPEG frames, photos' path: ${line(ev.evaluateBoxes(photos, scoring('thorough')))}`);
+  console.log(
+    `JPEG frames, photos' path: AP50 ${metricsLine(ev.evaluateBoxes(photos, scoring('thorough')))}`,
+  );
 
   const scored = new Map<VideoAnalysis, ImageEval[]>();
   for (const analysis of ['fast', 'thorough'] as const) {
@@ -102,7 +101,7 @@ try {
     }
     scored.set(analysis, frames);
     console.log(
-      `video, ${analysis}: ${line(ev.evaluateBoxes(frames, scoring(analysis)))}; ` +
+      `video, ${analysis}: AP50 ${metricsLine(ev.evaluateBoxes(frames, scoring(analysis)))}; ` +
         `analyseFile ${(result.timing.totalMs / 1000).toFixed(1)} s for ${result.frames.length} frames ` +
         `(${perFrame.toFixed(0)} ms a frame), zoom ${result.zoom}, ${result.tracks.length} tracks`,
     );
@@ -114,13 +113,9 @@ try {
     baseline: scoring('fast'),
     block: 10,
   });
-  const fmt = (c: ev.Change | null | undefined) =>
-    c
-      ? `${c.value >= 0 ? '+' : ''}${c.value.toFixed(3)} (${c.low.toFixed(3)} to ${c.high.toFixed(3)})`
-      : '-';
-  const aps = Object.entries(change.ap50).map(([c, v]) => `${c} ${fmt(v)}`);
+  const aps = Object.entries(change.ap50).map(([c, v]) => `${c} ${changeText(v)}`);
   console.log(
-    `thorough - fast: AP50 ${aps.join(', ')}; count error ${fmt(change.count_error_pct)}`,
+    `thorough - fast: AP50 ${aps.join(', ')}; count error ${changeText(change.count_error_pct)}`,
   );
 } finally {
   await rm(dir, { recursive: true, force: true });

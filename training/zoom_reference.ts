@@ -12,7 +12,8 @@ import path from 'node:path';
 import { createEngine, DEFAULT_MODEL_PATH } from '../engine/index.ts';
 import type { Box } from '../engine/index.ts';
 import * as ev from '../engine/eval/index.ts';
-import type { BoxMetrics, ImageEval, PredictedImage } from '../engine/eval/index.ts';
+import type { ImageEval, PredictedImage } from '../engine/eval/index.ts';
+import { changeText, metricsLine } from './report.ts';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--model');
@@ -45,11 +46,6 @@ function inWindow(box: Box, x: number, y: number, w: number, h: number): Box | u
   return { x: x0 / w, y: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h };
 }
 
-function line(m: BoxMetrics): string {
-  const ap = Object.entries(m.classes).map(([c, v]) => `${c} ${v?.ap50?.toFixed(3) ?? '-'}`);
-  return `${ap.join(', ')}, count error ${m.count_error_pct?.toFixed(1) ?? '-'} %`;
-}
-
 const whole = new Map<string, PredictedImage>();
 const wholeImages: ImageEval[] = [];
 for (const image of (await boxDataset(wholeRoot)).images) {
@@ -57,7 +53,7 @@ for (const image of (await boxDataset(wholeRoot)).images) {
   whole.set(path.parse(image.path).name, p);
   wholeImages.push({ gt: image.gt, predictions: ev.normalisedPredictions(p) });
 }
-console.log(`whole frames: ${line(ev.evaluateBoxes(wholeImages, scoring))}`);
+console.log(`whole frames: ${metricsLine(ev.evaluateBoxes(wholeImages, scoring))}`);
 
 for (const z of [1.5, 2]) {
   const view = `zoom-in-${z}`;
@@ -79,20 +75,18 @@ for (const z of [1.5, 2]) {
     reference.push({ gt: image.gt, predictions: cut });
     own.push({ gt: image.gt, predictions: ev.normalisedPredictions(await predict(image.path)) });
   }
-  console.log(`${view}, whole-frame detections: ${line(ev.evaluateBoxes(reference, scoring))}`);
-  console.log(`${view}, its own pass: ${line(ev.evaluateBoxes(own, scoring))}`);
+  console.log(
+    `${view}, whole-frame detections: ${metricsLine(ev.evaluateBoxes(reference, scoring))}`,
+  );
+  console.log(`${view}, its own pass: ${metricsLine(ev.evaluateBoxes(own, scoring))}`);
   // Two windows a frame, frames in runs of 10 (as product_eval's zoom-in blocks).
   const change = ev.bootstrapBoxChanges(own, reference, {
     candidate: scoring,
     baseline: scoring,
     block: 20,
   });
-  const fmt = (c: ev.Change | null | undefined) =>
-    c
-      ? `${c.value >= 0 ? '+' : ''}${c.value.toFixed(3)} (${c.low.toFixed(3)} to ${c.high.toFixed(3)})`
-      : '-';
-  const aps = Object.entries(change.ap50).map(([c, v]) => `${c} ${fmt(v)}`);
+  const aps = Object.entries(change.ap50).map(([c, v]) => `${c} ${changeText(v)}`);
   console.log(
-    `${view}, own pass - whole frame: ${aps.join(', ')}; count error ${fmt(change.count_error_pct)}`,
+    `${view}, own pass - whole frame: ${aps.join(', ')}; count error ${changeText(change.count_error_pct)}`,
   );
 }

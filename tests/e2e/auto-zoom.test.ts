@@ -5,7 +5,7 @@
  * smaller (about 2/3 to 4/5 of the usual size: the zoom follows the upper quartile of the bees it
  * finds), for a photo and for a video, and leave the whole frame alone.
  */
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,19 +14,13 @@ import { createEngine } from '../../engine/index.ts';
 import * as ev from '../../engine/eval/index.ts';
 import type { Engine } from '../../engine/index.ts';
 import { runFfmpeg } from '../../fixtures/index.ts';
+import { HIVE_FRAME, hiveFramePresent } from '../support/hive-frame.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const HIVE = path.resolve(ROOT, '../shared/datasets/hive-entrance/images');
-const FIRST_VAL = (
-  await fs.readFile(path.join(ROOT, 'training/splits/hive-entrance-val.txt'), 'utf8')
-)
-  .split(/\s+/)
-  .find(Boolean);
-const FRAME = FIRST_VAL ? path.join(HIVE, FIRST_VAL) : '';
+const FRAME = HIVE_FRAME;
 const CARD = path.join(ROOT, 'models/hivesight-detector.card.json');
 
-const present = FRAME !== '' && existsSync(FRAME);
-if (!present) console.warn(`auto-zoom: ${FRAME || 'the hive-entrance split'} is absent; skipping.`);
+const present = hiveFramePresent('auto-zoom');
 
 /** A copy of the shipped card, beside links to its models, without auto-zoom. */
 async function cardWithoutZoom(dir: string): Promise<string> {
@@ -113,8 +107,8 @@ describe.skipIf(!present)('auto-zoom on a hive frame', () => {
     await fs.mkdir(path.join(set, 'images'), { recursive: true });
     await fs.mkdir(path.join(set, 'labels'));
     const stem = path.parse(FRAME).name;
-    const labels = path.resolve(HIVE, '../labels');
-    await fs.copyFile(path.resolve(HIVE, '../classes.txt'), path.join(set, 'classes.txt'));
+    const labels = path.resolve(path.dirname(FRAME), '../labels');
+    await fs.copyFile(path.resolve(path.dirname(FRAME), '../classes.txt'), path.join(set, 'classes.txt'));
     await fs.copyFile(FRAME, path.join(set, 'images', `${stem}.jpg`));
     await fs.copyFile(path.join(labels, `${stem}.txt`), path.join(set, 'labels', `${stem}.txt`));
     await fs.copyFile(windowJpg, path.join(set, 'images', 'window.jpg'));

@@ -5,29 +5,19 @@
  * is (the photos' path: their detector, views, detail classifier), up to what the video codec
  * changes in the pixels.
  */
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, PRODUCT_CLASSES } from '../../engine/index.ts';
 import type { Detection, Engine } from '../../engine/index.ts';
 import { iou } from '../../engine/eval/index.ts';
 import { runFfmpeg } from '../../fixtures/index.ts';
+import { HIVE_FRAME, hiveFramePresent } from '../support/hive-frame.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const HIVE = path.resolve(ROOT, '../shared/datasets/hive-entrance/images');
-const FIRST_VAL = (
-  await fs.readFile(path.join(ROOT, 'training/splits/hive-entrance-val.txt'), 'utf8')
-)
-  .split(/\s+/)
-  .find(Boolean);
-const FRAME = FIRST_VAL ? path.join(HIVE, FIRST_VAL) : '';
+const FRAME = HIVE_FRAME;
 
-const present = FRAME !== '' && existsSync(FRAME);
-if (!present) {
-  console.warn(`video analysis: ${FRAME || 'the hive-entrance split'} is absent; skipping.`);
-}
+const present = hiveFramePresent('video analysis');
 
 /** Share of `reference`'s detections that `other` has too: same class, IoU at least 0.5. */
 function agreement(reference: readonly Detection[], other: readonly Detection[]): number {
