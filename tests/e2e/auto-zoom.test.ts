@@ -108,7 +108,10 @@ describe.skipIf(!present)('auto-zoom on a hive frame', () => {
     await fs.mkdir(path.join(set, 'labels'));
     const stem = path.parse(FRAME).name;
     const labels = path.resolve(path.dirname(FRAME), '../labels');
-    await fs.copyFile(path.resolve(path.dirname(FRAME), '../classes.txt'), path.join(set, 'classes.txt'));
+    await fs.copyFile(
+      path.resolve(path.dirname(FRAME), '../classes.txt'),
+      path.join(set, 'classes.txt'),
+    );
     await fs.copyFile(FRAME, path.join(set, 'images', `${stem}.jpg`));
     await fs.copyFile(path.join(labels, `${stem}.txt`), path.join(set, 'labels', `${stem}.txt`));
     await fs.copyFile(windowJpg, path.join(set, 'images', 'window.jpg'));
