@@ -73,7 +73,9 @@ export async function analyseFile(
   const framesTotal =
     media.kind === 'image' ? 1 : Math.max(1, Math.ceil(media.durationS * sampleFps));
 
-  let tracker = new Tracker(trackerOptionsFor(sampleFps));
+  // Honeybees shown on the frames may start tracks at the thresholds they are shown at.
+  const trackerOptions = trackerOptionsFor(sampleFps, detector.scoreThresholds(kind));
+  let tracker = new Tracker(trackerOptions);
   let frames: FrameResult[] = [];
   let decodeMs = 0;
   let inferenceMs = 0;
@@ -161,7 +163,7 @@ export async function analyseFile(
     }
     if (!restart) break;
     throwIfAborted(options.signal);
-    tracker = new Tracker(trackerOptionsFor(sampleFps));
+    tracker = new Tracker(trackerOptions);
     frames = [];
     busiest = undefined;
   }

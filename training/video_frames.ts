@@ -1,12 +1,13 @@
 /**
- * The hive validation frames as the video they were cut from: consecutive frames of one clip,
- * encoded into an MP4 at 5 fps (so that sampling at the default 5 fps takes each frame once),
- * then analysed as `analyseFile` analyses a video, fast and thorough: the engine's video frame
+ * The hive validation frames as the video they were cut from: frames 1181-1230 of one recording,
+ * in its order (far enough apart that bees jump between them), encoded into an MP4 at 5 fps (so
+ * that sampling at the default 5 fps takes each frame once), then analysed as `analyseFile` analyses a video, fast and thorough: the engine's video frame
  * reader (`readVideoFrames`: ffmpeg's fps filter and scaling; on the thorough path the second,
  * larger stream for the detail classifier) and `detect` on each frame as the analysis names it.
  * Each frame's detections, at eval's low score floor, are scored against its labels, as
  * `hivesight eval` scores photos; the JPEG frames through the photos' path are the reference.
- * It also times `analyseFile` on the clip both ways.
+ * It also times `analyseFile` on the clip both ways, and counts still scenes (one frame held for
+ * 2 s), where a video's unique insects should be the ones its frame shows.
  *
  *     node bin/run-ts.mjs training/video_frames.ts tmp/eval/hive-entrance-val [--model CARD] [--crf 18]
  */
@@ -14,8 +15,9 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { createEngine, DEFAULT_MODEL_PATH } from '../engine/index.ts';
-import type { VideoAnalysis } from '../engine/index.ts';
+import { countTracks, createEngine, DEFAULT_MODEL_PATH } from '../engine/index.ts';
+import type { ClassCounts, VideoAnalysis } from '../engine/index.ts';
+import { Tracker, trackerOptionsFor } from '../engine/tracking/index.ts';
 import { probeMedia } from '../engine/media/probe.ts';
 import { frameMedia, readVideoFrames } from '../engine/video-frames.ts';
 import * as ev from '../engine/eval/index.ts';
@@ -117,6 +119,43 @@ try {
   console.log(
     `thorough - fast: AP50 ${aps.join(', ')}; count error ${changeText(change.count_error_pct)}`,
   );
+
+  // Still scenes: every 5th frame held for 2 s. Nothing moves, so a video's unique honeybees
+  // should be the ones its frame shows, and the labels say how many there are. The tracker as
+  // analyseFile sets it up, and with high-score starts only (before weak starts).
+  const honeybees = (c: ClassCounts) => (c.bee ?? 0) + (c.pollen ?? 0) + (c.drone ?? 0);
+  const stills = images.filter((_, i) => i % 5 === 0);
+  for (const analysis of ['fast', 'thorough'] as const) {
+    const rows: Record<'shown' | 'unique' | 'highOnly', number[]> = {
+      shown: [],
+      unique: [],
+      highOnly: [],
+    };
+    for (const image of stills) {
+      const still = path.join(dir, 'still.mp4');
+      await execa(tools.ffmpeg, [
+        '-v', 'error', '-y', '-loop', '1', '-framerate', String(FPS), '-t', '2', '-i', image.path,
+        '-c:v', 'libx264', '-crf', crf, '-pix_fmt', 'yuv420p', still,
+      ]); // prettier-ignore
+      const result = await engine.analyse(still, { videoAnalysis: analysis });
+      const highOnly = new Tracker(trackerOptionsFor(FPS));
+      for (const f of result.frames) highOnly.update(f.index, f.detections);
+      rows.shown.push(honeybees(result.frames[0]!.counts));
+      rows.unique.push(honeybees(result.counts));
+      rows.highOnly.push(honeybees(countTracks(highOnly.finish(), detector.identity.classes)));
+    }
+    const labels = stills.map((im) => im.gt.length);
+    const text = (xs: number[]) => {
+      const relative = xs.map((x, i) => (x - labels[i]!) / labels[i]!);
+      const mean = (ys: number[]) => (100 * ys.reduce((a, b) => a + b, 0)) / ys.length;
+      const bias = mean(relative);
+      return `${mean(relative.map(Math.abs)).toFixed(1)} % (bias ${bias >= 0 ? '+' : ''}${bias.toFixed(1)} %)`;
+    };
+    console.log(
+      `still scenes, ${analysis} (${stills.length} frames held 2 s, honeybees against the labels): ` +
+        `a frame ${text(rows.shown)}, unique ${text(rows.unique)}, unique with high-score starts only ${text(rows.highOnly)}`,
+    );
+  }
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

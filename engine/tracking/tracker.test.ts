@@ -156,6 +156,49 @@ describe('Tracker', () => {
     expect(track(frames, { maxAge: 5 })).toHaveLength(2);
   });
 
+  it('counts a honeybee shown on the frames but never scored high once it has stayed a second', () => {
+    const display = { score: 0.25, perClass: { pollen: 0.2 } };
+    const options = trackerOptionsFor(5, display);
+    expect(options).toMatchObject({ maxAge: 5, weakStartHits: 5 });
+    expect(trackerOptionsFor(15, display)).toMatchObject({ weakStartHits: 15 });
+    expect(trackerOptionsFor(0.5, display)).toMatchObject({ weakStartHits: 2 });
+    const still = (f: number) => [
+      bee(100 + 2 * f, 100, 'bee', 0.3), // resting, shown (0.3 >= 0.25), never high (< 0.4)
+      bee(400, 100, 'pollen', 0.22), // shown at pollen's own threshold
+      bee(700, 100, 'bee', 0.2), // under the display threshold: never counted
+      bee(700, 400, 'hornet', 0.35), // a weak hornet: only a high score starts one
+    ];
+    const five = track(
+      Array.from({ length: 5 }, (_, f) => still(f)),
+      options,
+    );
+    expect(five.map((t) => [t.cls, t.hits])).toEqual([
+      ['bee', 5],
+      ['pollen', 5],
+    ]);
+    // Four frames (0.8 s) are not enough for a weak start.
+    expect(
+      track(
+        Array.from({ length: 4 }, (_, f) => still(f)),
+        options,
+      ),
+    ).toHaveLength(0);
+    // A weak track never scored high is a honeybee, whatever its low detections were typed.
+    const typed = ['bee', 'hornet', 'hornet', 'hornet', 'bee'] as const;
+    const flicker = typed.map((cls) => [bee(100, 100, cls, cls === 'bee' ? 0.3 : 0.35)]);
+    expect(track(flicker, options).map((t) => t.cls)).toEqual(['bee']);
+    // A weak start that later scores high counts as any track does, after two frames.
+    const rising = [0.3, 0.3, 0.9].map((score, f) => [bee(100 + 2 * f, 100, 'bee', score)]);
+    expect(track(rising, options).map((t) => t.hits)).toEqual([3]);
+    // Without the display thresholds nothing starts below highScore (0.4).
+    expect(
+      track(
+        Array.from({ length: 10 }, (_, f) => still(f)),
+        trackerOptionsFor(5),
+      ),
+    ).toEqual([]);
+  });
+
   it('refuses frame indices that do not increase and bad options', () => {
     const tracker = new Tracker();
     tracker.update(3, []);

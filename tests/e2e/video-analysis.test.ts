@@ -1,9 +1,9 @@
 /**
- * Thorough video analysis through the public engine API, with the real model and ffmpeg, on a
- * real hive frame from ../shared/datasets (skips with a message when it is absent): the frame,
- * looped into a short H.264 clip, must be detected on every sampled frame as the photo itself
- * is (the photos' path: their detector, views, detail classifier), up to what the video codec
- * changes in the pixels.
+ * Video analysis through the public engine API, with the real model and ffmpeg, on a real hive
+ * frame from ../shared/datasets (skips with a message when it is absent), looped into a short
+ * H.264 clip: thorough analysis must detect every sampled frame as the photo itself is detected
+ * (the photos' path: their detector, views, detail classifier), up to what the video codec
+ * changes in the pixels; and the still scene's unique insects must be the ones a frame shows.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -61,6 +61,20 @@ describe.skipIf(!present)('thorough video analysis on a hive frame', () => {
       expect(agreement(photo, frame.detections)).toBeGreaterThanOrEqual(0.9);
       const diff = counts(frame.detections).map((n, i) => Math.abs(n - counts(photo)[i]!));
       expect(Math.max(...diff)).toBeLessThanOrEqual(1);
+    }
+  }, 120_000);
+
+  it('counts each insect of a still scene once, on either path', async () => {
+    for (const videoAnalysis of ['fast', 'thorough'] as const) {
+      const result = await engine.analyse(clip, { videoAnalysis });
+      const shown = result.frames[0]!.counts;
+      const honeybees = (c: typeof shown) => (c.bee ?? 0) + (c.pollen ?? 0) + (c.drone ?? 0);
+      // Nothing moves: every honeybee a frame shows is one insect, resting bees included.
+      expect(honeybees(shown)).toBeGreaterThan(10);
+      expect(
+        Math.abs(honeybees(result.counts) - honeybees(shown)),
+        videoAnalysis,
+      ).toBeLessThanOrEqual(1);
     }
   }, 120_000);
 
