@@ -8,7 +8,9 @@
  *   allowed when the boxes overlap enough or the centres are close relative to the box size.
  * - Two stages (ByteTrack): high-score detections are matched first, to every live track; then
  *   low-score detections only to the tracks still unmatched. Only a high-score detection starts
- *   a track, so a weak blip never becomes an insect on its own.
+ *   an ordinary track, so a weak blip never becomes an insect on its own; with `weakStartScore`
+ *   a low one the frames still show starts a weak track, which must stay `weakStartHits`
+ *   frames (a bee resting on the board, scored low on every frame).
  * - Greedy matching by ascending cost (the cost matrix is small and well separated).
  * - A track is tentative until `minHits` matched frames, then confirmed; it ends after `maxAge`
  *   frames without a match (a tentative one after `tentativeMaxAge`).
@@ -25,11 +27,8 @@ export interface TrackerOptions {
   maxAge?: number;
   /** Frames a tentative track survives without a match (default 1). */
   tentativeMaxAge?: number;
-  /**
-   * Detections at or above this score are "high" (stage 1, may start tracks) (default 0.4); a
-   * function gives each detection its own (e.g. the class's display threshold).
-   */
-  highScore?: number | ((detection: Detection) => number);
+  /** Detections at or above this score are "high" (stage 1, may start tracks) (default 0.4). */
+  highScore?: number;
   /**
    * Low detections at or above this score, matched to no track, start weak tracks, which count
    * only after `weakStartHits` matched frames (default: none start; e.g. the class's display
@@ -116,8 +115,8 @@ interface LiveTrack {
   firstFrame: number;
   lastFrame: number;
   hits: number;
-  /** Matched frames before it counts: minHits, or weakStartHits for a weak start. */
-  needHits: number;
+  /** Started by a low detection and never matched to a high one: counts after weakStartHits. */
+  weak: boolean;
   votes: Map<ProductClass, { n: number; score: number }>;
   boxes: { frame: number; box: Box }[];
 }
@@ -150,18 +149,14 @@ export class Tracker {
     this.lastFrame = frameIndex;
     this.framesSeen++;
     const { highScore, weakStartScore } = this.opts;
-    const reaches = (d: Detection, min: number | ((d: Detection) => number)) =>
-      d.score >= (typeof min === 'number' ? min : min(d));
-    const isHigh = (d: Detection) => reaches(d, highScore);
-
-    const high = detections.filter(isHigh);
-    const low = detections.filter((d) => !isHigh(d));
+    const high = detections.filter((d) => d.score >= highScore);
+    const low = detections.filter((d) => d.score < highScore);
     const unmatchedTracks = new Set(this.live);
 
     const stage1 = this.associate(frameIndex, [...unmatchedTracks], high);
     for (const [track, det] of stage1.pairs) {
       // A weak track that scores high once is an ordinary track: weak starts only add insects.
-      track.needHits = Math.min(track.needHits, this.opts.minHits);
+      track.weak = false;
       this.hit(track, det, frameIndex);
       unmatchedTracks.delete(track);
     }
@@ -172,9 +167,8 @@ export class Tracker {
     }
     for (const det of stage1.unmatched) this.live.push(this.start(det, frameIndex));
     for (const det of stage2.unmatched) {
-      if (reaches(det, weakStartScore)) {
-        this.live.push(this.start(det, frameIndex, this.opts.weakStartHits));
-      }
+      const min = typeof weakStartScore === 'number' ? weakStartScore : weakStartScore(det);
+      if (det.score >= min) this.live.push(this.start(det, frameIndex, true));
     }
 
     // End tracks that have been missing too long.
@@ -205,7 +199,7 @@ export class Tracker {
         id: i + 1,
         // A weak track never scored high: it counts as the honeybee it started as, never as a
         // hornet (whose tracks alert Researchers, and need a high score).
-        cls: majorityClass(t, t.needHits > this.opts.minHits ? HONEYBEE_CLASSES : PRODUCT_CLASSES),
+        cls: majorityClass(t, t.weak ? HONEYBEE_CLASSES : PRODUCT_CLASSES),
         firstFrame: t.firstFrame,
         lastFrame: t.lastFrame,
         hits: t.hits,
@@ -220,7 +214,7 @@ export class Tracker {
   }
 
   private isConfirmed(track: LiveTrack): boolean {
-    return track.hits >= track.needHits;
+    return track.hits >= (track.weak ? this.opts.weakStartHits : this.opts.minHits);
   }
 
   private end(track: LiveTrack): void {
@@ -228,7 +222,7 @@ export class Tracker {
     else if (this.framesSeen < this.opts.minHits) this.endedShort.push(track);
   }
 
-  private start(det: Detection, frame: number, needHits = this.opts.minHits): LiveTrack {
+  private start(det: Detection, frame: number, weak = false): LiveTrack {
     const track: LiveTrack = {
       id: this.nextId++,
       cx: det.box.x + det.box.width / 2,
@@ -240,7 +234,7 @@ export class Tracker {
       firstFrame: frame,
       lastFrame: frame,
       hits: 0,
-      needHits,
+      weak,
       votes: new Map(),
       boxes: [],
     };
