@@ -11,15 +11,10 @@
  *
  *     node bin/run-ts.mjs training/video_frames.ts tmp/eval/hive-entrance-val [--model CARD] [--crf 18]
  */
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { execa } from 'execa';
 import { countTracks, createEngine, DEFAULT_MODEL_PATH } from '../engine/index.ts';
 import type { ClassCounts, VideoAnalysis } from '../engine/index.ts';
 import { Tracker, trackerOptionsFor } from '../engine/tracking/index.ts';
-import { probeMedia } from '../engine/media/probe.ts';
-import { frameMedia, readVideoFrames } from '../engine/video-frames.ts';
+import { frameMedia } from '../engine/video-frames.ts';
 import * as ev from '../engine/eval/index.ts';
 import type { ImageEval } from '../engine/eval/index.ts';
 import { changeText, metricsLine } from './report.ts';
@@ -36,7 +31,7 @@ const [root] = args;
 if (!root) throw new Error('usage: video_frames.ts HIVE_VAL_VIEW [--model CARD] [--crf N]');
 
 const engine = await createEngine({ modelPath, sampleFps: FPS });
-const { detector, tools, limits } = engine;
+const { detector } = engine;
 const dataset = await ev.readDataset(root, ev.buildLabelMap());
 if (dataset.kind !== 'boxes') throw new Error(`${root} is not a YOLO box dataset`);
 // Frame order: the number after "frame_" (the clip's own order), not the name's text.
@@ -46,17 +41,13 @@ if (images.some((im) => Number.isNaN(frameNumber(im.path)))) {
   throw new Error('every image name needs its frame number ("..._frame_1181.jpg")');
 }
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'hivesight-video-frames-'));
+const frameClip = await ev.encodeFrameClip(
+  images.map((im) => im.path),
+  engine,
+  { fps: FPS, crf: Number(crf) },
+);
 try {
-  for (const [i, image] of images.entries()) {
-    await symlink(path.resolve(image.path), path.join(dir, `f${String(i).padStart(5, '0')}.jpg`));
-  }
-  const clip = path.join(dir, 'clip.mp4');
-  await execa(tools.ffmpeg, [
-    '-v', 'error', '-framerate', String(FPS), '-i', path.join(dir, 'f%05d.jpg'),
-    '-c:v', 'libx264', '-crf', crf, '-pix_fmt', 'yuv420p', clip,
-  ]); // prettier-ignore
-  const media = await probeMedia(clip, { tools, limits });
+  const { file: clip, media } = frameClip;
   console.log(
     `${images.length} frames -> ${media.width}x${media.height} H.264 (crf ${crf}), ${media.durationS.toFixed(1)} s at ${FPS} fps`,
   );
@@ -82,25 +73,17 @@ try {
   for (const analysis of ['fast', 'thorough'] as const) {
     const result = await engine.analyse(clip, { videoAnalysis: analysis });
     const perFrame = result.timing.totalMs / Math.max(1, result.frames.length);
-    const frames: ImageEval[] = [];
-    for await (const { frame, detailFrame } of readVideoFrames(clip, media, engine, {
-      sampleFps: FPS,
-      zoom: result.zoom,
+    const predicted = await ev.predictClipFrames(frameClip, engine, {
       analysis,
-    })) {
-      const detections = await detector.detect(frame, media.width, media.height, {
-        media: frameMedia(analysis),
-        scoreThreshold: ev.EVAL_SCORE_THRESHOLD,
-        ...(detailFrame ? { detailFrame } : {}),
-      });
-      const image = images[frame.index];
-      if (!image) throw new Error(`the clip gave more frames than its ${images.length} images`);
-      const predicted = { detections, width: media.width, height: media.height, zoom: result.zoom };
-      frames.push({ gt: image.gt, predictions: ev.normalisedPredictions(predicted) });
+      zoom: result.zoom,
+    });
+    if (predicted.length !== images.length) {
+      throw new Error(`the clip gave ${predicted.length} frames for ${images.length} images`);
     }
-    if (frames.length !== images.length) {
-      throw new Error(`the clip gave ${frames.length} frames for ${images.length} images`);
-    }
+    const frames: ImageEval[] = predicted.map((p, i) => ({
+      gt: images[i]!.gt,
+      predictions: ev.normalisedPredictions(p),
+    }));
     scored.set(analysis, frames);
     console.log(
       `video, ${analysis}: AP50 ${metricsLine(ev.evaluateBoxes(frames, scoring(analysis)))}; ` +
@@ -132,12 +115,14 @@ try {
       highOnly: [],
     };
     for (const image of stills) {
-      const still = path.join(dir, 'still.mp4');
-      await execa(tools.ffmpeg, [
-        '-v', 'error', '-y', '-loop', '1', '-framerate', String(FPS), '-t', '2', '-i', image.path,
-        '-c:v', 'libx264', '-crf', crf, '-pix_fmt', 'yuv420p', still,
-      ]); // prettier-ignore
-      const result = await engine.analyse(still, { videoAnalysis: analysis });
+      // The frame 2 s long: 10 frames at 5 fps.
+      const still = await ev.encodeFrameClip(Array<string>(2 * FPS).fill(image.path), engine, {
+        fps: FPS,
+        crf: Number(crf),
+      });
+      const result = await engine
+        .analyse(still.file, { videoAnalysis: analysis })
+        .finally(() => still.remove());
       const highOnly = new Tracker(trackerOptionsFor(FPS));
       for (const f of result.frames) highOnly.update(f.index, f.detections);
       rows.shown.push(honeybees(result.frames[0]!.counts));
@@ -157,5 +142,5 @@ try {
     );
   }
 } finally {
-  await rm(dir, { recursive: true, force: true });
+  await frameClip.remove();
 }

@@ -45,6 +45,8 @@ export type {
 export { createEvalPredictor, EVAL_SCORE_THRESHOLD, normalisedPredictions } from './predict.ts';
 export type { EvalDetector, EvalPredictor, PredictedImage } from './predict.ts';
 export { evaluateDataset } from './run.ts';
+export { encodeFrameClip, predictClipFrames } from './video.ts';
+export type { FrameClip } from './video.ts';
 export { summariseZooms, autoZoomNote } from './auto-zoom.ts';
 export type { AutoZoomSummary } from './auto-zoom.ts';
 export type {
