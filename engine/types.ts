@@ -42,7 +42,7 @@ export type MediaKind = 'image' | 'video';
  * the hornet specialist): several times slower, with the photos' accuracy.
  */
 export type VideoAnalysis = 'fast' | 'thorough';
-export const VIDEO_ANALYSES: readonly VideoAnalysis[] = ['fast', 'thorough'];
+export const VIDEO_ANALYSES = ['fast', 'thorough'] as const satisfies readonly VideoAnalysis[];
 
 /** What the media probe learned about a file, from its content, never its name. */
 export interface MediaInfo {

@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VIDEO_ANALYSES as ENGINE_VIDEO_ANALYSES } from '../engine/types.ts';
-import { VIDEO_ANALYSES as CLI_VIDEO_ANALYSES } from '../bin/cli/options.ts';
-import { ConfigError, loadConfig, VIDEO_ANALYSES } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -76,11 +74,6 @@ describe('loadConfig', () => {
     expect(c.mediaTimeoutSeconds).toBe(30);
     expect(c.analysisThread).toBe(false);
     expect(c.sqliteReadConnections).toBe(5);
-  });
-
-  it("accepts the engine's video analyses, as the CLI does", () => {
-    expect([...VIDEO_ANALYSES]).toEqual(ENGINE_VIDEO_ANALYSES);
-    expect([...CLI_VIDEO_ANALYSES]).toEqual(ENGINE_VIDEO_ANALYSES);
   });
 
   it('fails once, naming every bad key', () => {

@@ -4,10 +4,9 @@
  * nothing downstream can read or change the environment behind the config's back.
  */
 import path from 'node:path';
-import type { VideoAnalysis } from '../engine/index.ts';
-
-// The engine's list, kept here so that reading the configuration never loads the engine.
-export const VIDEO_ANALYSES = ['fast', 'thorough'] as const satisfies readonly VideoAnalysis[];
+// types.ts alone, not the engine's index: reading the configuration never loads the engine.
+import { VIDEO_ANALYSES } from '../engine/types.ts';
+import type { VideoAnalysis } from '../engine/types.ts';
 
 export interface Config {
   readonly port: number;

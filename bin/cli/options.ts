@@ -5,7 +5,9 @@
  * before any work starts.
  */
 import { InvalidArgumentError, Option } from 'commander';
-import type { VideoAnalysis } from '../../engine/index.ts';
+// types.ts alone, not the engine's index: --help and usage errors never load onnxruntime.
+import { VIDEO_ANALYSES } from '../../engine/types.ts';
+import type { VideoAnalysis } from '../../engine/types.ts';
 
 export function positiveNumber(name: string, max: number) {
   return (value: string): number => {
@@ -42,9 +44,6 @@ export const threadsOption = () =>
   new Option('--threads <n>', 'inference threads (default: onnxruntime chooses)')
     .env('HIVESIGHT_THREADS')
     .argParser(positiveInteger('--threads', 256));
-
-// The engine's list, without loading the engine (onnxruntime) for --help and usage errors.
-export const VIDEO_ANALYSES = ['fast', 'thorough'] as const satisfies readonly VideoAnalysis[];
 
 export const videoAnalysisOption = () =>
   new Option(

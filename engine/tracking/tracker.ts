@@ -34,7 +34,7 @@ export interface TrackerOptions {
    * only after `weakStartHits` matched frames (default: none start; e.g. the class's display
    * threshold, so that an insect the frames show but never score high is counted once it stays).
    */
-  weakStartScore?: number | ((detection: Detection) => number);
+  weakStartScore?: (detection: Detection) => number;
   /** Matched frames before a weak track counts (default 3). */
   weakStartHits?: number;
   /** Overlap that allows a pair regardless of distance (default 0.1). */
@@ -54,7 +54,7 @@ export const DEFAULT_TRACKER_OPTIONS: Required<TrackerOptions> = {
   maxAge: 5,
   tentativeMaxAge: 1,
   highScore: 0.4,
-  weakStartScore: Number.POSITIVE_INFINITY,
+  weakStartScore: () => Number.POSITIVE_INFINITY,
   weakStartHits: 3,
   minIou: 0.1,
   maxCentreDistance: 1.5,
@@ -167,8 +167,7 @@ export class Tracker {
     }
     for (const det of stage1.unmatched) this.live.push(this.start(det, frameIndex));
     for (const det of stage2.unmatched) {
-      const min = typeof weakStartScore === 'number' ? weakStartScore : weakStartScore(det);
-      if (det.score >= min) this.live.push(this.start(det, frameIndex, true));
+      if (det.score >= weakStartScore(det)) this.live.push(this.start(det, frameIndex, true));
     }
 
     // End tracks that have been missing too long.
