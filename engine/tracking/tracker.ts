@@ -15,6 +15,8 @@
  * - A track is tentative until `minHits` matched frames, then confirmed; it ends after `maxAge`
  *   frames without a match (a tentative one after `tentativeMaxAge`).
  * - A track's class is its majority class over its hits; ties go to the higher summed score.
+ * - With `countScore`, a confirmed track that has moved counts only when the median score of its
+ *   hits reaches its class's: its frames are fresh looks, where false and doubled boxes pile up.
  */
 import { iou } from '../detection/nms.ts';
 import { HONEYBEE_CLASSES, PRODUCT_CLASSES } from '../types.ts';
@@ -37,6 +39,15 @@ export interface TrackerOptions {
   weakStartScore?: (detection: Detection) => number;
   /** Matched frames before a weak track counts (default 3). */
   weakStartHits?: number;
+  /**
+   * The median score of its hits a track of a class needs to count once it has moved its own
+   * size (`MOVED_SIZES`; default: none, every confirmed track counts). A moving insect is looked
+   * at afresh on every frame: a one-pass detector's weak, partial and doubled boxes link into
+   * tracks that each add one, while a bee it misses on one frame is found on the next, so its
+   * unique counts run high without one (`trackerOptionsFor`). A still one's frames are the
+   * same look again: it counts as its frames show it.
+   */
+  countScore?: (cls: ProductClass) => number;
   /** Overlap that allows a pair regardless of distance (default 0.1). */
   minIou?: number;
   /** Centre distance, in box sizes, that allows a pair without overlap (default 1.5). */
@@ -56,6 +67,7 @@ export const DEFAULT_TRACKER_OPTIONS: Required<TrackerOptions> = {
   highScore: 0.4,
   weakStartScore: () => Number.POSITIVE_INFINITY,
   weakStartHits: 3,
+  countScore: () => 0,
   minIou: 0.1,
   maxCentreDistance: 1.5,
   distanceWeight: 0.5,
@@ -65,6 +77,8 @@ export const DEFAULT_TRACKER_OPTIONS: Required<TrackerOptions> = {
 
 /** How long a confirmed track may go unseen, in seconds of video (1 s: maxAge 5 at 5 fps). */
 export const TRACK_MAX_GAP_S = 1;
+/** A track has moved once a hit's centre is this many box sizes from its first (`countScore`). */
+export const MOVED_SIZES = 1;
 /** How long a weak track must stay before it counts, in seconds of video (5 frames at 5 fps). */
 export const WEAK_TRACK_MIN_S = 1;
 
@@ -85,16 +99,27 @@ export interface DisplayThresholds {
  * counts once it has stayed `WEAK_TRACK_MIN_S`: on still clips of the hive validation frames
  * the unique counts were 19-24 % under the frames' own (training/README.md). Hornets still
  * need a high score to start: a hornet track sends Researchers an alert.
+ *
+ * With `trackScores` (the detector's, `Detector.trackScores`), a track of a class named there
+ * that moved counts only when the median score of its hits reaches its class's (`countScore`):
+ * on a 1920x1080 window panning across the hive validation frames, the one-pass detector's
+ * unique honeybees ran 13-15 % high without one (training/README.md).
  */
-export function trackerOptionsFor(sampleFps: number, display?: DisplayThresholds): TrackerOptions {
+export function trackerOptionsFor(
+  sampleFps: number,
+  display?: DisplayThresholds,
+  trackScores?: Partial<Record<ProductClass, number>>,
+): TrackerOptions {
   if (!(sampleFps > 0 && Number.isFinite(sampleFps))) {
     throw new RangeError(`Sample rate must be a positive number, got ${sampleFps}`);
   }
   const maxAge = Math.max(1, Math.round(TRACK_MAX_GAP_S * sampleFps));
-  if (!display) return { maxAge };
+  const counting = trackScores ? { countScore: (cls: ProductClass) => trackScores[cls] ?? 0 } : {};
+  if (!display) return { maxAge, ...counting };
   const { score, perClass = {} } = display;
   return {
     maxAge,
+    ...counting,
     weakStartScore: (d) =>
       HONEYBEE_CLASSES.includes(d.cls) ? (perClass[d.cls] ?? score) : Number.POSITIVE_INFINITY,
     weakStartHits: Math.max(
@@ -119,6 +144,7 @@ interface LiveTrack {
   weak: boolean;
   votes: Map<ProductClass, { n: number; score: number }>;
   boxes: { frame: number; box: Box }[];
+  scores: number[];
 }
 
 export class Tracker {
@@ -183,9 +209,9 @@ export class Tracker {
   }
 
   /**
-   * Ends every track and returns the confirmed ones, ordered by first frame, numbered from 1.
-   * When the whole video had fewer frames than `minHits`, every track counts (a one-frame video
-   * of three bees has three bees).
+   * Ends every track and returns the confirmed ones that count (still, or with a median hit
+   * score at their class's `countScore`), ordered by first frame, numbered from 1. When the whole video had fewer frames
+   * than `minHits`, every track counts (a one-frame video of three bees has three bees).
    */
   finish(): Track[] {
     for (const track of this.live) this.end(track);
@@ -193,12 +219,17 @@ export class Tracker {
     const shortVideo = this.framesSeen < this.opts.minHits;
     const confirmed = shortVideo ? [...this.ended, ...this.endedShort] : this.ended;
     const tracks = confirmed
-      .sort((a, b) => a.firstFrame - b.firstFrame || a.id - b.id)
-      .map((t, i) => ({
+      // A weak track never scored high: it counts as the honeybee it started as, never as a
+      // hornet (whose tracks alert Researchers, and need a high score).
+      .map((t) => ({ t, cls: majorityClass(t, t.weak ? HONEYBEE_CLASSES : PRODUCT_CLASSES) }))
+      // A video shorter than minHits frames counts what its frames show.
+      .filter(
+        ({ t, cls }) => shortVideo || !moved(t) || median(t.scores) >= this.opts.countScore(cls),
+      )
+      .sort((a, b) => a.t.firstFrame - b.t.firstFrame || a.t.id - b.t.id)
+      .map(({ t, cls }, i) => ({
         id: i + 1,
-        // A weak track never scored high: it counts as the honeybee it started as, never as a
-        // hornet (whose tracks alert Researchers, and need a high score).
-        cls: majorityClass(t, t.weak ? HONEYBEE_CLASSES : PRODUCT_CLASSES),
+        cls,
         firstFrame: t.firstFrame,
         lastFrame: t.lastFrame,
         hits: t.hits,
@@ -236,6 +267,7 @@ export class Tracker {
       weak,
       votes: new Map(),
       boxes: [],
+      scores: [],
     };
     this.record(track, det, frame);
     return track;
@@ -261,6 +293,7 @@ export class Tracker {
   private record(track: LiveTrack, det: Detection, frame: number): void {
     track.hits++;
     track.boxes.push({ frame, box: { ...det.box } });
+    track.scores.push(det.score);
     const vote = track.votes.get(det.cls) ?? { n: 0, score: 0 };
     vote.n++;
     vote.score += det.score;
@@ -312,6 +345,23 @@ export class Tracker {
     }
     return { pairs, unmatched: dets.filter((_, d) => !usedD[d]) };
   }
+}
+
+/** Whether a hit's centre lies `MOVED_SIZES` box sizes or more from the track's first. */
+function moved(track: LiveTrack): boolean {
+  const centre = ({ box }: { box: Box }) => [box.x + box.width / 2, box.y + box.height / 2];
+  const [x0, y0] = centre(track.boxes[0]!);
+  const size = median(track.boxes.map(({ box }) => Math.sqrt(box.width * box.height)));
+  return track.boxes.some((hit) => {
+    const [x, y] = centre(hit);
+    return Math.hypot(x! - x0!, y! - y0!) >= MOVED_SIZES * size;
+  });
+}
+
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** The class with most votes; ties go to the higher summed score, then product order. */
