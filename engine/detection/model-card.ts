@@ -423,22 +423,17 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     score: num(thr.score, 'thresholds.score', 0, 1),
     nms_iou: num(thr.nms_iou, 'thresholds.nms_iou', 0, 1),
   };
-  if (thr.per_class !== undefined) {
-    const perClass: Partial<Record<ProductClass, number>> = {};
-    for (const [cls, value] of Object.entries(obj(thr.per_class, 'thresholds.per_class'))) {
-      if (!isProductClass(cls)) bad(`thresholds.per_class.${cls}`, 'is not a product class');
-      else perClass[cls] = num(value, `thresholds.per_class.${cls}`, 0, 1);
+  /** A `thresholds` field mapping product classes to scores in [0, 1]. */
+  const scoresByClass = (key: 'per_class' | 'track_score') => {
+    const scores: Partial<Record<ProductClass, number>> = {};
+    for (const [cls, value] of Object.entries(obj(thr[key], `thresholds.${key}`))) {
+      if (!isProductClass(cls)) bad(`thresholds.${key}.${cls}`, 'is not a product class');
+      else scores[cls] = num(value, `thresholds.${key}.${cls}`, 0, 1);
     }
-    thresholds.per_class = perClass;
-  }
-  if (thr.track_score !== undefined) {
-    const trackScore: Partial<Record<ProductClass, number>> = {};
-    for (const [cls, value] of Object.entries(obj(thr.track_score, 'thresholds.track_score'))) {
-      if (!isProductClass(cls)) bad(`thresholds.track_score.${cls}`, 'is not a product class');
-      else trackScore[cls] = num(value, `thresholds.track_score.${cls}`, 0, 1);
-    }
-    thresholds.track_score = trackScore;
-  }
+    return scores;
+  };
+  if (thr.per_class !== undefined) thresholds.per_class = scoresByClass('per_class');
+  if (thr.track_score !== undefined) thresholds.track_score = scoresByClass('track_score');
 
   const card: ModelCard = {
     name,
