@@ -210,8 +210,9 @@ export class Tracker {
 
   /**
    * Ends every track and returns the confirmed ones that count (still, or with a median hit
-   * score at their class's `countScore`), ordered by first frame, numbered from 1. When the whole video had fewer frames
-   * than `minHits`, every track counts (a one-frame video of three bees has three bees).
+   * score at their class's `countScore`), ordered by first frame, numbered from 1. When the
+   * whole video had fewer frames than `minHits`, every track counts (a one-frame video of three
+   * bees has three bees).
    */
   finish(): Track[] {
     for (const track of this.live) this.end(track);
