@@ -26,7 +26,7 @@ const option = (name: string, fallback: string): string => {
 const modelPath = option('--model', DEFAULT_MODEL_PATH);
 const analyses = option('--analysis', 'fast,thorough').split(',') as VideoAnalysis[];
 const every = Number(option('--every', '1'));
-const speed = Number(option('--speed', '240'));
+const speed = Number(option('--speed', String(ev.PAN_SPEED)));
 const keep = option('--clips', '');
 const [root] = args;
 if (!root || analyses.some((a) => !VIDEO_ANALYSES.includes(a))) {

@@ -502,7 +502,7 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
       obj(root.subtype_classifier, 'subtype_classifier'),
       'subtype_classifier',
     );
-    if (card.subtypeClassifier.detail > 1 && !process.env.SCRATCH) {
+    if (card.subtypeClassifier.detail > 1) {
       // A video's frames are decoded once, at the detector's size (the video speed targets).
       bad(
         'subtype_classifier.input.detail',

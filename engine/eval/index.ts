@@ -54,6 +54,7 @@ export {
   panOffsets,
   scorePanTracks,
   summarisePan,
+  PAN_SPEED,
   PAN_TYPES,
   PAN_WINDOW,
 } from './pan.ts';

@@ -14,6 +14,8 @@ import type { Box, ClassCounts, Track } from '../types.ts';
 import { iou } from './metrics.ts';
 
 export const PAN_WINDOW = { width: 1920, height: 1080 };
+/** The window's default speed, in the picture's pixels per second. */
+export const PAN_SPEED = 240;
 /** The window's frame rate; sampling at the engine's default 5 fps takes every fifth frame. */
 export const PAN_CLIP_FPS = 25;
 /** A track sits on a label when their boxes, in the picture's pixels, overlap this much. */
@@ -23,14 +25,14 @@ export const PAN_TYPES = ['bee', 'pollen', 'drone'] as const;
 export type PanType = (typeof PAN_TYPES)[number];
 
 export interface PanSettings {
-  /** Window speed, in the picture's pixels per second (default 240). */
+  /** Window speed, in the picture's pixels per second (default `PAN_SPEED`). */
   speed?: number;
   window?: { width: number; height: number };
 }
 
 /** The window's left edge, in the picture's pixels, at `timeS` into the clip. */
 export function panOffset(timeS: number, pictureWidth: number, settings: PanSettings = {}): number {
-  const { speed = 240, window = PAN_WINDOW } = settings;
+  const { speed = PAN_SPEED, window = PAN_WINDOW } = settings;
   return Math.max(0, Math.min(speed * timeS, pictureWidth - window.width));
 }
 
@@ -45,7 +47,7 @@ export async function encodePanClip(
   deps: { tools: MediaTools; limits: MediaLimits },
   settings: PanSettings = {},
 ): Promise<void> {
-  const { speed = 240, window = PAN_WINDOW } = settings;
+  const { speed = PAN_SPEED, window = PAN_WINDOW } = settings;
   const travel = pictureWidth - window.width;
   if (!(travel > 0 && speed > 0)) {
     throw new RangeError(`A ${pictureWidth} px picture leaves a ${window.width} px window no room`);
@@ -83,6 +85,13 @@ export interface PanOutcome {
 
 const byType = <T>(make: () => T) =>
   Object.fromEntries(PAN_TYPES.map((t) => [t, make()])) as Record<PanType, T>;
+const emptyOutcome = (): PanOutcome => ({
+  labelled: byType(() => 0),
+  counted: byType(() => 0),
+  typed: byType(() => ({ bee: 0, pollen: 0, drone: 0, missed: 0 })),
+  doubled: 0,
+  onNothing: 0,
+});
 const isPanType = (cls: string): cls is PanType => (PAN_TYPES as readonly string[]).includes(cls);
 
 function median(xs: number[]): number {
@@ -111,13 +120,7 @@ export function scorePanTracks(
   labels: readonly PanLabel[],
   offsetAt: (frame: number) => number,
 ): PanOutcome {
-  const outcome: PanOutcome = {
-    labelled: byType(() => 0),
-    counted: byType(() => 0),
-    typed: byType(() => ({ bee: 0, pollen: 0, drone: 0, missed: 0 })),
-    doubled: 0,
-    onNothing: 0,
-  };
+  const outcome = emptyOutcome();
   const first = new Map<number, Track['cls']>();
   for (const track of [...tracks].sort((a, b) => b.hits - a.hits)) {
     const box = pictureBox(track, offsetAt);
@@ -140,13 +143,9 @@ export function scorePanTracks(
   return outcome;
 }
 
-export interface PanSummary {
+/** The clips' outcomes added up. */
+export interface PanSummary extends PanOutcome {
   clips: number;
-  labelled: Record<PanType, number>;
-  counted: Record<PanType, number>;
-  typed: Record<PanType, Record<PanType | 'missed', number>>;
-  doubled: number;
-  onNothing: number;
   /** Per clip, honeybees counted against labelled: mean absolute and mean signed error, %. */
   honeybeeErrorPct: number;
   honeybeeBiasPct: number;
@@ -154,12 +153,8 @@ export interface PanSummary {
 
 export function summarisePan(outcomes: readonly PanOutcome[]): PanSummary {
   const sum: PanSummary = {
+    ...emptyOutcome(),
     clips: outcomes.length,
-    labelled: byType(() => 0),
-    counted: byType(() => 0),
-    typed: byType(() => ({ bee: 0, pollen: 0, drone: 0, missed: 0 })),
-    doubled: 0,
-    onNothing: 0,
     honeybeeErrorPct: 0,
     honeybeeBiasPct: 0,
   };

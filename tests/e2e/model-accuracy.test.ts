@@ -143,6 +143,13 @@ async function hiveValView(): Promise<string> {
   return dir;
 }
 
+/** The hive-entrance validation frames with their labels, read by the eval library. */
+async function hiveValDataset(): Promise<ev.BoxDataset> {
+  const dataset = await ev.readDataset(await hiveValView(), ev.buildLabelMap());
+  if (dataset.kind !== 'boxes') throw new Error('hive-entrance val is a box dataset');
+  return dataset;
+}
+
 describe('model accuracy', () => {
   it.skipIf(!hasModel || !existsSync(HIVE_ENTRANCE) || !existsSync(HIVE_VAL_LIST))(
     'reaches the AP50 and count gates on the hive-entrance validation frames',
@@ -165,8 +172,7 @@ describe('model accuracy', () => {
   it.skipIf(!hasModel || !existsSync(HIVE_ENTRANCE) || !existsSync(HIVE_VAL_LIST))(
     'reaches the video gates on the hive-entrance validation frames as a clip',
     async () => {
-      const dataset = await ev.readDataset(await hiveValView(), ev.buildLabelMap());
-      if (dataset.kind !== 'boxes') throw new Error('hive-entrance val is a box dataset');
+      const dataset = await hiveValDataset();
       // The recording's order: the frame number in the name.
       const frame = (p: string) => Number(/frame_(\d+)/.exec(p)?.[1]);
       const images = [...dataset.images].sort((a, b) => frame(a.path) - frame(b.path));
@@ -209,8 +215,7 @@ describe('model accuracy', () => {
   it.skipIf(!hasModel || !existsSync(HIVE_ENTRANCE) || !existsSync(HIVE_VAL_LIST))(
     'counts the unique honeybees of a moving scene on the video path',
     async () => {
-      const dataset = await ev.readDataset(await hiveValView(), ev.buildLabelMap());
-      if (dataset.kind !== 'boxes') throw new Error('hive-entrance val is a box dataset');
+      const dataset = await hiveValDataset();
       const engine = await createEngine({ threads: 2 });
       const dir = await viewDir('pan-clips-');
       try {
