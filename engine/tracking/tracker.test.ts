@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeDetection } from '../detection/detection.ts';
+import { seededRandom } from '../random.ts';
 import type { Detection, ProductClass } from '../types.ts';
 import { Tracker, trackerOptionsFor } from './tracker.ts';
 import type { TrackerOptions } from './tracker.ts';
@@ -227,6 +228,42 @@ describe('Tracker', () => {
     const shuffle = Array.from({ length: 6 }, (_, f) => [bee(100 + 6 * f, 100, 'bee', 0.25)]);
     expect(track(shuffle, options)).toHaveLength(1);
     expect(track(shuffle.concat([[bee(140, 100, 'bee', 0.25)]]), options)).toHaveLength(0);
+  });
+
+  it('follows a crowd while the camera pans over a body length a frame', () => {
+    // A board of bees 1.3-2.2 body lengths apart, filmed by a 1920 px window that pans 50 px
+    // (1.25 body lengths) a frame, each box jittering a few pixels: every bee on the board is one.
+    const random = seededRandom(3);
+    const board: { x: number; y: number }[] = [];
+    for (let x = 60; x < 2400; x += 52 + random() * 36) {
+      for (let y = 60; y < 260; y += 52 + random() * 36) board.push({ x, y: y + random() * 8 });
+    }
+    const views = Array.from({ length: 30 }, (_, f) =>
+      board
+        .map((b, i) => ({
+          i,
+          x: b.x - 50 * f + (random() - 0.5) * 6,
+          y: b.y + (random() - 0.5) * 6,
+        }))
+        .filter((b) => b.x > SIZE / 2 && b.x < 1920 - SIZE / 2),
+    );
+    const frames = views.map((view) => view.map((b) => bee(b.x, b.y)));
+    // Bees in the picture on two frames or more.
+    const seen = board.filter(
+      (_, i) => views.filter((v) => v.some((b) => b.i === i)).length > 1,
+    ).length;
+    const tracks = track(frames);
+    expect(tracks.length).toBeGreaterThanOrEqual(seen - 2);
+    expect(tracks.length).toBeLessThanOrEqual(seen + 2);
+    // Each track stays on its own bee: its boxes move by the pan alone.
+    for (const t of tracks) {
+      for (let i = 1; i < t.boxes.length; i++) {
+        const step = t.boxes[i]!.box.x - t.boxes[i - 1]!.box.x;
+        expect(Math.abs(step + 50 * (t.boxes[i]!.frame - t.boxes[i - 1]!.frame))).toBeLessThan(10);
+      }
+    }
+    // Predicting each bee by its own motion alone, tracks swap and fragment in the crowd.
+    expect(track(frames, { followScene: false }).length).toBeGreaterThan(seen * 1.2);
   });
 
   it('refuses frame indices that do not increase and bad options', () => {

@@ -11,6 +11,9 @@
  *   an ordinary track, so a weak blip never becomes an insect on its own; with `weakStartScore`
  *   a low one the frames still show starts a weak track, which must stay `weakStartHits`
  *   frames (a bee resting on the board, scored low on every frame).
+ * - Camera motion: with `followScene`, every track is first moved by the whole scene's shift since
+ *   the last frame (`estimateSceneShift`: a hand-held camera panning or shaking), so that the
+ *   velocity and the matching see only the insect's own motion.
  * - Greedy matching by ascending cost (the cost matrix is small and well separated).
  * - A track is tentative until `minHits` matched frames, then confirmed; it ends after `maxAge`
  *   frames without a match (a tentative one after `tentativeMaxAge`).
@@ -19,6 +22,8 @@
  *   hits reaches its class's: its frames are fresh looks, where false and doubled boxes pile up.
  */
 import { iou } from '../detection/nms.ts';
+import { estimateSceneShift, median, scenePoint } from './scene-shift.ts';
+import type { ScenePoint } from './scene-shift.ts';
 import { HONEYBEE_CLASSES, PRODUCT_CLASSES } from '../types.ts';
 import type { Box, Detection, ProductClass, Track } from '../types.ts';
 
@@ -58,6 +63,11 @@ export interface TrackerOptions {
   classMismatchCost?: number;
   /** Weight of the newest velocity measurement in the smoothed velocity (default 0.6). */
   velocitySmoothing?: number;
+  /**
+   * Move every track by the scene's shift between frames, judged from the high-score
+   * detections (`estimateSceneShift`), before matching (default true).
+   */
+  followScene?: boolean;
 }
 
 export const DEFAULT_TRACKER_OPTIONS: Required<TrackerOptions> = {
@@ -73,6 +83,7 @@ export const DEFAULT_TRACKER_OPTIONS: Required<TrackerOptions> = {
   distanceWeight: 0.5,
   classMismatchCost: 0.3,
   velocitySmoothing: 0.6,
+  followScene: true,
 };
 
 /** How long a confirmed track may go unseen, in seconds of video (1 s: maxAge 5 at 5 fps). */
@@ -156,6 +167,8 @@ export class Tracker {
   private nextId = 1;
   private framesSeen = 0;
   private lastFrame = -Infinity;
+  /** The last frame's high-score insects, from which the scene's next shift is judged. */
+  private lastPoints: ScenePoint[] = [];
 
   constructor(options: TrackerOptions = {}) {
     this.opts = { ...DEFAULT_TRACKER_OPTIONS, ...options };
@@ -177,6 +190,7 @@ export class Tracker {
     const { highScore, weakStartScore } = this.opts;
     const high = detections.filter((d) => d.score >= highScore);
     const low = detections.filter((d) => d.score < highScore);
+    if (this.opts.followScene) this.moveWithScene(high);
     const unmatchedTracks = new Set(this.live);
 
     const stage1 = this.associate(frameIndex, [...unmatchedTracks], high);
@@ -237,6 +251,17 @@ export class Tracker {
         boxes: t.boxes,
       }));
     return tracks;
+  }
+
+  /** Moves every live track by the scene's shift since the last frame. */
+  private moveWithScene(high: readonly Detection[]): void {
+    const points = high.map((d) => scenePoint(d.box));
+    const shift = estimateSceneShift(this.lastPoints, points);
+    for (const track of this.live) {
+      track.cx += shift.dx;
+      track.cy += shift.dy;
+    }
+    this.lastPoints = points;
   }
 
   /** Number of live tracks (tentative and confirmed), for tests and diagnostics. */
@@ -357,12 +382,6 @@ function moved(track: LiveTrack): boolean {
     const [x, y] = centre(hit);
     return Math.hypot(x! - x0!, y! - y0!) >= MOVED_SIZES * size;
   });
-}
-
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** The class with most votes; ties go to the higher summed score, then product order. */

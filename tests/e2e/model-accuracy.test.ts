@@ -14,9 +14,9 @@
  *   hive-entrance val as an H.264 clip, read and detected as analyseFile does a video (through
  *   the eval library: the CLI's eval takes pictures): MIN_VIDEO_AP50 and MAX_VIDEO_COUNT_ERROR_PCT
  *   for the fast (default) and thorough video analyses
- *   every fifth hive val frame filmed by a window panning across it (engine/eval/pan.ts),
- *   analysed on the fast path: unique honeybees per clip within MAX_PAN_ERROR_PCT of the labels,
- *   bias within MAX_PAN_BIAS_PCT
+ *   every fifth hive val frame filmed by a window panning across it (engine/eval/pan.ts) at
+ *   240 and 480 px/s, analysed on the fast path: unique honeybees per clip within MAX_PAN_PCT's
+ *   error of the labels, and its bias
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -63,9 +63,14 @@ const MIN_VIDEO_AP50 = {
 const MAX_VIDEO_COUNT_ERROR_PCT = { fast: 7.5, thorough: 6.5 };
 // Moving footage: every fifth hive val frame filmed by a 1920x1080 window panning across it
 // (engine/eval/pan.ts), on the fast path. Above 0.11.1's unique honeybees per clip against the
-// labels: 9.4 % off, bias +3.5 % (0.11.0, without its track score: 12.9 %, +11.8 %).
-const MAX_PAN_ERROR_PCT = 11;
-const MAX_PAN_BIAS_PCT = 7;
+// labels, with the tracker following the scene's shift: at 240 px/s 8.1 % off, bias +1.2 %; at
+// 480 px/s (about a bee's length a sampled frame) 8.5 %, +0.4 %. Each track predicted by its own
+// motion alone, they were 9.4 %, +3.5 % and 40.1 %, +40.1 % (0.11.0, without the track score,
+// 12.9 %, +11.8 % at 240 px/s).
+const MAX_PAN_PCT = {
+  240: { error: 10, bias: 5 },
+  480: { error: 12, bias: 7 },
+} as const;
 
 const hasModel = existsSync(MODEL_CARD);
 if (!hasModel) console.warn(`model-accuracy: ${MODEL_CARD} is missing; skipping.`);
@@ -212,33 +217,34 @@ describe('model accuracy', () => {
     600_000,
   );
 
-  it.skipIf(!hasModel || !existsSync(HIVE_ENTRANCE) || !existsSync(HIVE_VAL_LIST))(
-    'counts the unique honeybees of a moving scene on the video path',
-    async () => {
+  it.skipIf(!hasModel || !existsSync(HIVE_ENTRANCE) || !existsSync(HIVE_VAL_LIST)).each([240, 480])(
+    'counts the unique honeybees of a scene panning at %i px/s on the video path',
+    async (speed) => {
       const dataset = await hiveValDataset();
       const engine = await createEngine({ threads: 2 });
       const dir = await viewDir('pan-clips-');
+      const gate = MAX_PAN_PCT[speed as keyof typeof MAX_PAN_PCT];
       try {
         const outcomes: PanOutcome[] = [];
         for (const [i, image] of dataset.images.filter((_, n) => n % 5 === 0).entries()) {
           const media = await engine.probe(image.path);
           const clip = path.join(dir, `pan${i}.mp4`);
-          await ev.encodePanClip(image.path, media.width, clip, engine);
+          await ev.encodePanClip(image.path, media.width, clip, engine, { speed });
           const result = await engine.analyse(clip);
           expect(result.videoAnalysis).toBe('fast');
           const labels = ev.panLabels(image.gt, media);
-          const offsetAt = ev.panOffsets(result, media.width);
+          const offsetAt = ev.panOffsets(result, media.width, { speed });
           outcomes.push(ev.scorePanTracks(result.tracks, result.counts, labels, offsetAt));
         }
         const summary = ev.summarisePan(outcomes);
         console.info(
-          `hive-entrance val, panning clips (fast): honeybees per clip ${summary.honeybeeErrorPct.toFixed(1)} % ` +
+          `hive-entrance val, clips panning ${speed} px/s (fast): honeybees per clip ${summary.honeybeeErrorPct.toFixed(1)} % ` +
             `(bias ${summary.honeybeeBiasPct.toFixed(1)} %), labelled ${JSON.stringify(summary.labelled)}, ` +
             `counted ${JSON.stringify(summary.counted)}, doubled ${summary.doubled}, on no label ${summary.onNothing}`,
         );
         expect(summary.clips).toBe(10);
-        expect(summary.honeybeeErrorPct).toBeLessThanOrEqual(MAX_PAN_ERROR_PCT);
-        expect(Math.abs(summary.honeybeeBiasPct)).toBeLessThanOrEqual(MAX_PAN_BIAS_PCT);
+        expect(summary.honeybeeErrorPct).toBeLessThanOrEqual(gate.error);
+        expect(Math.abs(summary.honeybeeBiasPct)).toBeLessThanOrEqual(gate.bias);
       } finally {
         await engine.detector.close();
       }
