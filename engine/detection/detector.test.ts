@@ -18,6 +18,12 @@ import type { ModelCard, SubtypeClassifierCard } from './model-card.ts';
 const CARD = path.resolve('models/hivesight-detector.card.json');
 const ONNX = path.resolve('models/hivesight-detector.onnx');
 
+/** A card without `typed_nms_iou`, so that tests of typing and refining see those alone. */
+function untwinned(card: ModelCard): ModelCard {
+  const { typed_nms_iou: _twins, ...thresholds } = card.thresholds;
+  return { ...card, thresholds };
+}
+
 function countingFactory(): { factory: SessionFactory; calls: () => number; runs: number[][] } {
   let calls = 0;
   const runs: number[][] = [];
@@ -216,7 +222,7 @@ describe('Detector with a subtype classifier', () => {
   > {
     const shipped = await Detector.open(CARD);
     const sc = { ...shipped.card.subtypeClassifier!, detectorWeights: [0, 0, 0] };
-    return { ...shipped.card, subtypeClassifier: sc };
+    return { ...untwinned(shipped.card), subtypeClassifier: sc };
   }
 
   it('ships a classifier for worker, pollen and drone', async () => {
@@ -289,6 +295,39 @@ describe('Detector with a subtype classifier', () => {
     }
   });
 
+  it("suppresses typed twins at the class's typed_nms_iou, on frames without test-time views", async () => {
+    const card = await classifierOnly();
+    const sc = card.subtypeClassifier;
+    const frame = syntheticFrame(960, 544);
+    // Every honeybee typed drone, at the low eval floor where boxes on one insect abound.
+    const detector = (thresholds: ModelCard['thresholds'], tta = card.testTimeAugmentation) =>
+      Detector.fromCard(
+        { ...card, thresholds, testTimeAugmentation: tta },
+        { threads: 1, createSession: withFixedTypes(sc, [0, 0, 1], []) },
+      );
+    const plain = detector(card.thresholds);
+    const own = detector({ ...card.thresholds, typed_nms_iou: { drone: 0.05 } });
+    const video = { scoreThreshold: 0.01, media: 'video' as const };
+    const all = await plain.detect(frame, 960, 544, video);
+    const kept = await own.detect(frame, 960, 544, video);
+    const drones = (ds: typeof all) => ds.filter((d) => d.cls === 'drone');
+    expect(kept).toEqual(nonMaxSuppression(all, (cls) => (cls === 'drone' ? 0.05 : 1)));
+    expect(drones(kept).length).toBeGreaterThan(0);
+    expect(drones(kept).length).toBeLessThan(drones(all).length);
+    expect(kept.filter((d) => d.cls !== 'drone')).toEqual(all.filter((d) => d.cls !== 'drone'));
+    // Where views run (photos here), their fusion decides: no second suppression, though the
+    // fused boxes hold same-class twins it would take.
+    const views = card.testTimeAugmentation;
+    const photo = { scoreThreshold: 0.01, media: 'image' as const };
+    const everyClass = { bee: 0.05, pollen: 0.05, drone: 0.05 };
+    const withViews = detector({ ...card.thresholds, typed_nms_iou: everyClass }, views);
+    const withoutOwn = detector(card.thresholds, views);
+    const fused = await withoutOwn.detect(frame, 960, 544, photo);
+    expect(fused.length).toBeGreaterThan(nonMaxSuppression(fused, 0.05).length);
+    expect(await withViews.detect(frame, 960, 544, photo)).toEqual(fused);
+    await Promise.all([plain, own, withViews, withoutOwn].map((d) => d.close()));
+  });
+
   it('types at most max_crops honeybees per frame, the best ones', async () => {
     const base = await Detector.open(CARD);
     const seen: number[][] = [];
@@ -319,7 +358,7 @@ describe('Detector with a box refiner', () => {
     const shipped = await Detector.open(CARD);
     const refiner = shipped.card.boxRefiner!;
     return {
-      ...shipped.card,
+      ...untwinned(shipped.card),
       subtypeClassifier: undefined,
       boxRefiner: {
         ...refiner,

@@ -259,10 +259,24 @@ export class Detector {
           })
         : found;
       const refine = views.length === 1 || testTime?.refine !== false;
-      return this.refiner && refine ? this.refine(this.refiner, frame, typed, { sx, sy }) : typed;
+      const drawn =
+        this.refiner && refine ? await this.refine(this.refiner, frame, typed, { sx, sy }) : typed;
+      return testTime ? drawn : this.suppressTyped(drawn);
     });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Suppresses again, once typed, the classes with an overlap of their own
+   * (`thresholds.typed_nms_iou`), on frames the card's detector sees alone. The honeybees are
+   * suppressed as one class at `nms_iou`, and two boxes on the parts of one large insect that
+   * overlap less are typed, and kept, apart: on moving footage each became a track, and the
+   * default path counted drones a fifth high. Fused test-time views make few such twins.
+   */
+  private suppressTyped(detections: Detection[]): Detection[] {
+    const own = this.card.thresholds.typed_nms_iou;
+    return own ? nonMaxSuppression(detections, (cls) => own[cls] ?? 1) : detections;
   }
 
   /** Runs the model on `frame` padded to `tw` x `th` and decodes its output. */

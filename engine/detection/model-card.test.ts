@@ -61,6 +61,7 @@ describe('loadModelCard', () => {
     expect(byCard.classes).toEqual(['bee', null, 'hornet']);
     expect(byCard.thresholds.per_class).toEqual({ hornet: 0.3 });
     expect(byCard.thresholds.track_score).toBeUndefined();
+    expect(byCard.thresholds.typed_nms_iou).toBeUndefined();
     expect(availableClasses(byCard)).toEqual(['bee', 'hornet']);
   });
 
@@ -68,6 +69,7 @@ describe('loadModelCard', () => {
     const card = await loadModelCard(path.resolve('models/hivesight-detector.card.json'));
     expect(card.output.format).toBe('yolo');
     expect(availableClasses(card)).not.toContain('wasp');
+    expect(card.thresholds.typed_nms_iou).toEqual({ drone: 0.4 });
   });
 
   it('names missing files, bad JSON, a missing model and odd paths', async () => {
@@ -105,6 +107,7 @@ describe('validateModelCard', () => {
         nms_iou: 0.5,
         per_class: { moth: 0.2, pollen: 'x' },
         track_score: { bee: 1.5, moth: 0.3 },
+        typed_nms_iou: { drone: -0.1 },
       },
     });
     for (const field of [
@@ -124,6 +127,7 @@ describe('validateModelCard', () => {
       'thresholds.per_class.pollen',
       'thresholds.track_score.bee',
       'thresholds.track_score.moth',
+      'thresholds.typed_nms_iou.drone',
     ]) {
       expect(message).toContain(field);
     }

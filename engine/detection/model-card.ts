@@ -41,6 +41,11 @@ export interface ModelCard {
   thresholds: {
     score: number;
     nms_iou: number;
+    /**
+     * Per class, the overlap above which a typed box of the class suppresses its weaker twin,
+     * where frames get the card's detector alone (no test-time views): `Detector.detect`.
+     */
+    typed_nms_iou?: Partial<Record<ProductClass, number>>;
     per_class?: Partial<Record<ProductClass, number>>;
     /**
      * Per class, the median score a video track's hits need for it to count as an insect once it
@@ -423,8 +428,8 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
     score: num(thr.score, 'thresholds.score', 0, 1),
     nms_iou: num(thr.nms_iou, 'thresholds.nms_iou', 0, 1),
   };
-  /** A `thresholds` field mapping product classes to scores in [0, 1]. */
-  const scoresByClass = (key: 'per_class' | 'track_score') => {
+  /** A `thresholds` field mapping product classes to values in [0, 1]. */
+  const scoresByClass = (key: 'per_class' | 'track_score' | 'typed_nms_iou') => {
     const scores: Partial<Record<ProductClass, number>> = {};
     for (const [cls, value] of Object.entries(obj(thr[key], `thresholds.${key}`))) {
       if (!isProductClass(cls)) bad(`thresholds.${key}.${cls}`, 'is not a product class');
@@ -434,6 +439,7 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
   };
   if (thr.per_class !== undefined) thresholds.per_class = scoresByClass('per_class');
   if (thr.track_score !== undefined) thresholds.track_score = scoresByClass('track_score');
+  if (thr.typed_nms_iou !== undefined) thresholds.typed_nms_iou = scoresByClass('typed_nms_iou');
 
   const card: ModelCard = {
     name,

@@ -35,6 +35,21 @@ describe('nonMaxSuppression', () => {
     expect(nonMaxSuppression([det('bee', 0.9, 0), det('bee', 0.8, 5)], 0.4)).toHaveLength(2);
     expect(nonMaxSuppression([det('bee', 0.9, 0), det('bee', 0.8, 5)], 0.3)).toHaveLength(1);
   });
+
+  it("takes each class's own overlap when given one per class", () => {
+    const boxes = [
+      det('bee', 0.9, 0),
+      det('bee', 0.8, 5),
+      det('hornet', 0.9, 0),
+      det('hornet', 0.8, 5),
+    ];
+    const kept = nonMaxSuppression(boxes, (cls) => (cls === 'hornet' ? 0.3 : 1));
+    expect(kept.map((d) => [d.cls, d.score])).toEqual([
+      ['bee', 0.9],
+      ['hornet', 0.9],
+      ['bee', 0.8],
+    ]);
+  });
 });
 
 describe('makeDetection', () => {

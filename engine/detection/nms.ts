@@ -1,8 +1,9 @@
 /**
  * Greedy non-maximum suppression, per class: the best-scoring box of a class suppresses every
- * other box of that class overlapping it by more than `iouThreshold`.
+ * other box of that class overlapping it by more than `iouThreshold` (one for every class, or
+ * the class's own).
  */
-import type { Box, Detection } from '../types.ts';
+import type { Box, Detection, ProductClass } from '../types.ts';
 
 /** Intersection over union of two boxes, 0 when they do not overlap. */
 export function iou(a: Box, b: Box): number {
@@ -17,8 +18,9 @@ export function iou(a: Box, b: Box): number {
 /** Kept detections, best score first. The input is not modified. */
 export function nonMaxSuppression(
   detections: readonly Detection[],
-  iouThreshold: number,
+  iouThreshold: number | ((cls: ProductClass) => number),
 ): Detection[] {
+  const threshold = typeof iouThreshold === 'number' ? () => iouThreshold : iouThreshold;
   const sorted = [...detections].sort((a, b) => b.score - a.score);
   const kept: Detection[] = [];
   const suppressed = new Uint8Array(sorted.length);
@@ -26,10 +28,11 @@ export function nonMaxSuppression(
     if (suppressed[i]) continue;
     const best = sorted[i]!;
     kept.push(best);
+    const limit = threshold(best.cls);
     for (let j = i + 1; j < sorted.length; j++) {
       if (suppressed[j]) continue;
       const other = sorted[j]!;
-      if (other.cls === best.cls && iou(best.box, other.box) > iouThreshold) suppressed[j] = 1;
+      if (other.cls === best.cls && iou(best.box, other.box) > limit) suppressed[j] = 1;
     }
   }
   return kept;
