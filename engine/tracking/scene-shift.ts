@@ -15,6 +15,8 @@
  * frame's, so a few bees walking the same way past resting ones never move the whole scene.
  */
 
+import { quantile } from '../detection/zoom.ts';
+
 /** An insect's centre and size (the square root of its box's area), in frame pixels. */
 export interface ScenePoint {
   x: number;
@@ -132,7 +134,8 @@ function sameSize(p: ScenePoint, q: ScenePoint): boolean {
 
 /** The middle value (the mean of the middle two for an even count). */
 export function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 }

@@ -375,13 +375,10 @@ export class Tracker {
 
 /** Whether a hit's centre lies `MOVED_SIZES` box sizes or more from the track's first. */
 function moved(track: LiveTrack): boolean {
-  const centre = ({ box }: { box: Box }) => [box.x + box.width / 2, box.y + box.height / 2];
-  const [x0, y0] = centre(track.boxes[0]!);
-  const size = median(track.boxes.map(({ box }) => Math.sqrt(box.width * box.height)));
-  return track.boxes.some((hit) => {
-    const [x, y] = centre(hit);
-    return Math.hypot(x! - x0!, y! - y0!) >= MOVED_SIZES * size;
-  });
+  const hits = track.boxes.map(({ box }) => scenePoint(box));
+  const first = hits[0]!;
+  const size = median(hits.map((p) => p.size));
+  return hits.some((p) => Math.hypot(p.x - first.x, p.y - first.y) >= MOVED_SIZES * size);
 }
 
 /** The class with most votes; ties go to the higher summed score, then product order. */
