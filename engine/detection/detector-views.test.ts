@@ -348,4 +348,52 @@ describe('Detector test-time views', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+  it('gives video honeybees type beliefs from the detail frame where the card types tracks so', async () => {
+    const base = await cardWithViews();
+    const own = base.subtypeClassifier!;
+    const views = { ...base.testTimeAugmentation!, cropViews: ['identity'] as View[] };
+    // The shipped detail classifier (96 px crops, detail 2); no refiner, so every run is told
+    // apart by its input's height.
+    const detail = (await loadModelCard(CARD)).testTimeAugmentation!.subtypeClassifier!;
+    const card: ModelCard = {
+      ...base,
+      boxRefiner: undefined,
+      testTimeAugmentation: { ...views, subtypeClassifier: detail, trackEvery: 5 },
+    };
+    const fed: number[] = [];
+    const recording = observedSessions((_path, feeds) => {
+      fed.push(Object.values(feeds)[0]!.dims[2]!);
+    });
+    const detector = Detector.fromCard(card, { threads: 1, createSession: recording });
+    const without = Detector.fromCard({
+      ...card,
+      testTimeAugmentation: { ...views, subtypeClassifier: detail },
+    });
+    try {
+      expect(detector.trackDetailFor(1920, 1080)).toEqual({ every: 5, width: 1600, height: 896 });
+      expect(detector.trackDetailFor(640, 360)).toEqual({ every: 5, width: 640, height: 360 });
+      expect(without.trackDetailFor(1920, 1080)).toBeUndefined();
+
+      const frame = syntheticFrame(800, 448);
+      const big = syntheticFrame(1600, 896);
+      const low = { scoreThreshold: 0.05, media: 'video' as const };
+      const plain = await detector.detect(frame, 1920, 1080, low);
+      expect(fed.splice(0)).toEqual([448, own.input.size]);
+      const looked = await detector.detect(frame, 1920, 1080, { ...low, detailFrame: big });
+      // The frame's own classifier, then the detail one, each once.
+      expect(fed).toEqual([448, own.input.size, detail.input.size]);
+      // The frame keeps its own types and scores; its honeybees carry beliefs summing to 1.
+      expect(looked.map((d) => [d.cls, d.score])).toEqual(plain.map((d) => [d.cls, d.score]));
+      const bees = looked.filter((d) => ['bee', 'pollen', 'drone'].includes(d.cls));
+      expect(bees.length).toBeGreaterThan(0);
+      for (const d of bees) {
+        const sum = Object.values(d.types!).reduce((a, b) => a + b, 0);
+        expect(sum).toBeCloseTo(1, 4);
+      }
+      expect(plain.every((d) => d.types === undefined)).toBe(true);
+    } finally {
+      await detector.close();
+      await without.close();
+    }
+  });
 });
