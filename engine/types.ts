@@ -28,11 +28,6 @@ export interface Detection {
   readonly cls: ProductClass;
   readonly score: number;
   readonly box: Box;
-  /**
-   * A honeybee's beliefs in each subtype from a second, closer look (summing to 1 over the
-   * honeybee classes), where the frame had one: a track's type sums them over its hits.
-   */
-  readonly types?: Readonly<Partial<Record<ProductClass, number>>>;
 }
 
 /** Per-class counts. `null` means the loaded model cannot detect that class ("not available"). */

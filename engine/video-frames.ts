@@ -7,7 +7,6 @@
  */
 import type { DetailSizer } from './detail-frame.ts';
 import { readFrames } from './media/frames.ts';
-import type { ReadFramesOptions } from './media/frames.ts';
 import type { MediaLimits } from './media/limits.ts';
 import type { MediaTools } from './media/tools.ts';
 import type { MediaInfo, MediaKind, RawFrame, VideoAnalysis } from './types.ts';
@@ -15,19 +14,11 @@ import type { MediaInfo, MediaKind, RawFrame, VideoAnalysis } from './types.ts';
 export interface VideoFrame {
   /** At the detector's input size (for `zoom`). */
   frame: RawFrame;
-  /**
-   * The same frame at the detail size: on the thorough path every frame, when the detector wants
-   * one; on the fast path every few, for the tracks' types (`Detector.trackDetailFor`).
-   */
+  /** The same frame at the detail size, on the thorough path when the detector wants one. */
   detailFrame?: RawFrame;
 }
 
 export interface VideoFrameSizer extends DetailSizer {
-  trackDetailFor(
-    sourceWidth: number,
-    sourceHeight: number,
-    zoom?: number,
-  ): { every: number; width: number; height: number } | undefined;
   inputSizeFor(
     sourceWidth: number,
     sourceHeight: number,
@@ -48,26 +39,13 @@ export async function* readVideoFrames(
 ): AsyncGenerator<VideoFrame> {
   const { detector, tools, limits } = deps;
   const { sampleFps, zoom, analysis, signal } = options;
-  const read = (size: { width: number; height: number }, detail?: ReadFramesOptions['detail']) =>
-    readFrames(file, media, {
-      tools,
-      limits,
-      sampleFps,
-      ...size,
-      ...(signal ? { signal } : {}),
-      ...(detail ? { detail } : {}),
-    });
-  const size = detector.inputSizeFor(media.width, media.height, zoom);
-  if (analysis === 'fast') {
-    // A few frames come larger too, from the same decode, for their tracks' types.
-    const track = detector.trackDetailFor(media.width, media.height, zoom);
-    for await (const { detail, ...frame } of read(size, track)) {
-      yield detail ? { frame, detailFrame: detail } : { frame };
-    }
-    return;
-  }
-  const frames = read(size);
-  const detailSize = detector.detailSizeFor(media.width, media.height, frameMedia(analysis), zoom);
+  const read = (size: { width: number; height: number }) =>
+    readFrames(file, media, { tools, limits, sampleFps, ...size, ...(signal ? { signal } : {}) });
+  const frames = read(detector.inputSizeFor(media.width, media.height, zoom));
+  const detailSize =
+    analysis === 'thorough'
+      ? detector.detailSizeFor(media.width, media.height, frameMedia(analysis), zoom)
+      : undefined;
   if (!detailSize) {
     for await (const frame of frames) yield { frame };
     return;

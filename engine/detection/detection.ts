@@ -5,12 +5,7 @@
 import { isProductClass } from '../types.ts';
 import type { Box, Detection, ProductClass } from '../types.ts';
 
-export function makeDetection(
-  cls: ProductClass,
-  score: number,
-  box: Box,
-  types?: Readonly<Partial<Record<ProductClass, number>>>,
-): Detection {
+export function makeDetection(cls: ProductClass, score: number, box: Box): Detection {
   if (!isProductClass(cls)) throw new RangeError(`Unknown detection class: ${String(cls)}`);
   if (!Number.isFinite(score) || score < 0 || score > 1) {
     throw new RangeError(`Detection score must be in [0, 1], got ${score}`);
@@ -22,17 +17,5 @@ export function makeDetection(
   if (width <= 0 || height <= 0) {
     throw new RangeError(`Detection box must have a positive size, got ${width}x${height}`);
   }
-  if (types) {
-    for (const [type, p] of Object.entries(types)) {
-      if (!isProductClass(type) || !(p >= 0 && p <= 1)) {
-        throw new RangeError(`Detection type belief must be a class's, in [0, 1]: ${type} ${p}`);
-      }
-    }
-  }
-  const frozenBox = Object.freeze({ x, y, width, height });
-  return Object.freeze(
-    types
-      ? { cls, score, box: frozenBox, types: Object.freeze({ ...types }) }
-      : { cls, score, box: frozenBox },
-  );
+  return Object.freeze({ cls, score, box: Object.freeze({ x, y, width, height }) });
 }

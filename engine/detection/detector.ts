@@ -181,28 +181,6 @@ export class Detector {
   }
 
   /**
-   * What a video's fast frames need decoded again for their tracks' types
-   * (`test_time_augmentation.subtype_classifier.track_every`): every `every`-th sampled frame at
-   * that classifier's detail size; undefined where the card asks for none.
-   */
-  trackDetailFor(
-    sourceWidth: number,
-    sourceHeight: number,
-    zoom = 1,
-  ): { every: number; width: number; height: number } | undefined {
-    const every = this.card.testTimeAugmentation?.trackEvery;
-    const classifier = this.testTimeSubtype;
-    if (every === undefined || !classifier || this.testTimeFor('video')) return undefined;
-    const { width, height } = this.inputSizeFor(sourceWidth, sourceHeight, zoom);
-    const detail = classifier.card.detail;
-    return {
-      every,
-      width: Math.min(sourceWidth, Math.max(width, width * detail)),
-      height: Math.min(sourceHeight, Math.max(height, height * detail)),
-    };
-  }
-
-  /**
    * The zoom to decode a source at again, judged from `detections` found on a `frameWidth` px
    * wide frame of it (`zoom.ts`): 1 where its honeybees are near the size the detector learnt,
    * undefined where too few were found to judge (or the card asks for no auto-zoom).
@@ -270,12 +248,6 @@ export class Detector {
       // refiner then redraws the boxes of the classes it was made for.
       const subtype = this.subtypeFor(options.media);
       const crops = (subtype && subtype.card.detail > 1 && options.detailFrame) || frame;
-      // A video frame decoded again for its tracks' types: the photos' classifier gives each
-      // honeybee beliefs from it, and the frame keeps its own types.
-      const typing =
-        !testTime && options.detailFrame && this.card.testTimeAugmentation?.trackEvery
-          ? this.testTimeSubtype
-          : undefined;
       const typed = subtype
         ? await this.retype(subtype, crops, found, {
             sx: sourceWidth / crops.width,
@@ -284,16 +256,6 @@ export class Detector {
             candidates,
             source,
             views: testTime?.cropViews ?? ['identity'],
-            ...(typing && options.detailFrame
-              ? {
-                  beliefs: {
-                    classifier: typing,
-                    frame: options.detailFrame,
-                    sx: sourceWidth / options.detailFrame.width,
-                    sy: sourceHeight / options.detailFrame.height,
-                  },
-                }
-              : {}),
           })
         : found;
       const refine = views.length === 1 || testTime?.refine !== false;
@@ -525,7 +487,7 @@ export class Detector {
     const redrawn = new Map<Detection, Detection>();
     chosen.forEach((d, n) => {
       const box = sourceBox(boxes[n]!, w, h, sx, sy);
-      if (box) redrawn.set(d, makeDetection(d.cls, d.score, box, d.types));
+      if (box) redrawn.set(d, makeDetection(d.cls, d.score, box));
     });
     return nonMaxSuppression(
       detections.map((d) => redrawn.get(d) ?? d),
@@ -552,11 +514,9 @@ export class Detector {
       candidates: Candidates;
       source: Map<Detection, number>;
       views: readonly View[];
-      /** A second classifier whose blended answers, from its own frame, go with each as `types`. */
-      beliefs?: { classifier: SubtypeClassifier; frame: RawFrame; sx: number; sy: number };
     },
   ): Promise<Detection[]> {
-    const { sx, sy, thresholds, candidates, source, views, beliefs } = at;
+    const { sx, sy, thresholds, candidates, source, views } = at;
     const honeybee = this.card.classes[this.mergedChannels[0]!];
     const bees = detections.filter((d) => d.cls === honeybee).slice(0, classifier.card.maxCrops);
     const probs = await classifier.classify(
@@ -564,12 +524,6 @@ export class Detector {
       bees.map(({ box }) => frameBox(box, sx, sy)),
       views,
     );
-    const second = beliefs
-      ? await beliefs.classifier.classify(
-          beliefs.frame,
-          bees.map(({ box }) => frameBox(box, beliefs.sx, beliefs.sy)),
-        )
-      : undefined;
     const { classes, detectorWeights, typeColumns, noneColumn, columns } = classifier.card;
     const k = classes.length;
     const own = new Float32Array(k);
@@ -592,9 +546,7 @@ export class Detector {
       const honeybeeProb = noneColumn === null ? 1 : 1 - row[noneColumn]!;
       const score = bee.score * honeybeeProb * mixed[best]!;
       if (score >= thresholds[this.card.classes.indexOf(cls)]!) {
-        const types =
-          second && beliefs ? blendedTypes(beliefs.classifier.card, second, n, own) : undefined;
-        out.push(makeDetection(cls, score, bee.box, types));
+        out.push(makeDetection(cls, score, bee.box));
       }
     });
     return out.sort((a, b) => b.score - a.score);
@@ -649,25 +601,6 @@ function checkFrame({ width: w, height: h, data }: RawFrame, what: string): void
   ) {
     throw new RangeError(`${what} ${w}x${h} must carry ${w * h * 3} RGB bytes, got ${data.length}`);
   }
-}
-
-/**
- * Bee `n`'s types by a second classifier (its rows `probs`), blended with the detector's own
- * split `own` by that classifier's `detector_weight`, as a class -> belief record.
- */
-function blendedTypes(
-  card: SubtypeClassifier['card'],
-  probs: Float32Array,
-  n: number,
-  own: Float32Array,
-): Partial<Record<ProductClass, number>> {
-  const { classes, typeColumns, columns, detectorWeights } = card;
-  const row = probs.subarray(n * columns, (n + 1) * columns);
-  const types = Float32Array.from(typeColumns, (c) => row[c]!);
-  const sum = types.reduce((a, b) => a + b, 0);
-  for (let j = 0; j < types.length; j++) types[j] = sum > 0 ? types[j]! / sum : 1 / types.length;
-  const mixed = mixTypes(types, own, detectorWeights);
-  return Object.fromEntries(classes.map((c, j) => [c, Math.min(1, Math.max(0, mixed[j]!))]));
 }
 
 /** A source-pixel box in the pixels of the frame the detector saw. */

@@ -159,13 +159,6 @@ export interface TestTimeAugmentationCard {
    */
   subtypeClassifier?: SubtypeClassifierCard;
   /**
-   * `subtype_classifier.track_every`: on video frames, which keep the card's own classifier,
-   * every this many sampled frames also come decoded at the classifier's `input.detail` (a
-   * second output of the one decode), and its answers on their honeybees type the tracks: a
-   * honeybee track is typed by the beliefs of those hits summed, where it has any.
-   */
-  trackEvery?: number;
-  /**
    * A second detector run on the views whose candidates replace the card's own for its
    * `classes`: a network trained with more of those classes' data that lost the others, so it
    * answers only for them (photos can pay for two passes per view; video frames cannot). It is
@@ -576,15 +569,6 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
         bad(f('subtype_classifier.input.detail'), 'above 1 needs media ["image"]');
       }
       card.testTimeAugmentation.subtypeClassifier = swapped;
-      const every = (tta.subtype_classifier as Record<string, unknown>).track_every;
-      if (every !== undefined) {
-        card.testTimeAugmentation.trackEvery = int(
-          every,
-          f('subtype_classifier.track_every'),
-          1,
-          1000,
-        );
-      }
     }
     if (tta.specialist !== undefined) {
       const sp = obj(tta.specialist, f('specialist'));

@@ -88,31 +88,6 @@ describe('Tracker', () => {
     expect(tie.map((t) => t.cls)).toEqual(['pollen']);
   });
 
-  it("types a honeybee track by its closer looks' beliefs, where it had any", () => {
-    const looked = (cx: number, cls: ProductClass, types: Record<string, number>) =>
-      makeDetection(cls, 0.8, { x: cx - 20, y: 80, width: 40, height: 40 }, types);
-    // Called a worker on most frames; the two closer looks lean drone.
-    const frames = [
-      [looked(100, 'bee', { bee: 0.3, pollen: 0.1, drone: 0.6 })],
-      [bee(110, 100)],
-      [bee(120, 100)],
-      [looked(130, 'drone', { bee: 0.45, pollen: 0.05, drone: 0.5 })],
-      [bee(140, 100)],
-    ];
-    expect(track(frames).map((t) => t.cls)).toEqual(['drone']);
-    // Without them, the majority.
-    expect(
-      track(frames.map((f) => [bee(f[0]!.box.x + 20, 100, f[0]!.cls)])).map((t) => t.cls),
-    ).toEqual(['bee']);
-    // A hornet track stays a hornet, whatever beliefs a hit carried.
-    const hornet = [
-      [bee(100, 100, 'hornet')],
-      [looked(110, 'bee', { bee: 0.9, pollen: 0.05, drone: 0.05 })],
-      [bee(120, 100, 'hornet')],
-    ];
-    expect(track(hornet).map((t) => t.cls)).toEqual(['hornet']);
-  });
-
   it('counts insects that enter and leave at different times', () => {
     const frames: Detection[][] = Array.from({ length: 20 }, (_, f) => {
       const dets: Detection[] = [];

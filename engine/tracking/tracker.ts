@@ -17,9 +17,7 @@
  * - Greedy matching by ascending cost (the cost matrix is small and well separated).
  * - A track is tentative until `minHits` matched frames, then confirmed; it ends after `maxAge`
  *   frames without a match (a tentative one after `tentativeMaxAge`).
- * - A track's class is its majority class over its hits; ties go to the higher summed score. A
- *   honeybee track whose hits carry type beliefs from a closer look (`Detection.types`) takes
- *   the type they sum highest.
+ * - A track's class is its majority class over its hits; ties go to the higher summed score.
  * - With `countScore`, a confirmed track that has moved counts only when the median score of its
  *   hits reaches its class's: its frames are fresh looks, where false and doubled boxes pile up.
  */
@@ -156,8 +154,6 @@ interface LiveTrack {
   /** Started by a low detection and never matched to a high one: counts after weakStartHits. */
   weak: boolean;
   votes: Map<ProductClass, { n: number; score: number }>;
-  /** Its hits' type beliefs from a closer look (`Detection.types`), summed. */
-  beliefs: Map<ProductClass, number>;
   boxes: { frame: number; box: Box }[];
   scores: number[];
 }
@@ -240,7 +236,7 @@ export class Tracker {
     const tracks = confirmed
       // A weak track never scored high: it counts as the honeybee it started as, never as a
       // hornet (whose tracks alert Researchers, and need a high score).
-      .map((t) => ({ t, cls: trackClass(t) }))
+      .map((t) => ({ t, cls: majorityClass(t, t.weak ? HONEYBEE_CLASSES : PRODUCT_CLASSES) }))
       // A video shorter than minHits frames counts what its frames show.
       .filter(
         ({ t, cls }) => shortVideo || !moved(t) || median(t.scores) >= this.opts.countScore(cls),
@@ -296,7 +292,6 @@ export class Tracker {
       hits: 0,
       weak,
       votes: new Map(),
-      beliefs: new Map(),
       boxes: [],
       scores: [],
     };
@@ -329,9 +324,6 @@ export class Tracker {
     vote.n++;
     vote.score += det.score;
     track.votes.set(det.cls, vote);
-    for (const [type, p] of Object.entries(det.types ?? {}) as [ProductClass, number][]) {
-      track.beliefs.set(type, (track.beliefs.get(type) ?? 0) + p);
-    }
   }
 
   /** Greedy assignment by ascending cost among allowed pairs. */
@@ -408,19 +400,3 @@ function majorityClass(
 }
 
 const leadingClass = majorityClass;
-
-/**
- * A track's class: hornet or honeybee by the majority of its hits (a weak track is a honeybee),
- * and a honeybee's type by the beliefs of its closer looks summed, where it had any.
- */
-function trackClass(track: LiveTrack): ProductClass {
-  const cls = majorityClass(track, track.weak ? HONEYBEE_CLASSES : PRODUCT_CLASSES);
-  if (!HONEYBEE_CLASSES.includes(cls)) return cls;
-  let best = cls;
-  let bestBelief = 0;
-  for (const type of HONEYBEE_CLASSES) {
-    const belief = track.beliefs.get(type) ?? 0;
-    if (belief > bestBelief) [best, bestBelief] = [type, belief];
-  }
-  return best;
-}
