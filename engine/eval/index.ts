@@ -25,6 +25,14 @@ export type {
   Prediction,
   ScoreThresholds,
 } from './metrics.ts';
+export { boxErrors, cropErrors, countBias, POOR_BOX_IOU } from './errors.ts';
+export type {
+  BoxErrors,
+  CropErrors,
+  CountBias,
+  DetectionOutcomes,
+  LabelOutcomes,
+} from './errors.ts';
 export {
   bootstrapBoxChanges,
   bootstrapBoxIntervals,

@@ -78,37 +78,62 @@ export interface MatchOutcome {
   support: number;
 }
 
-/** Greedy COCO matching of one class over all images. */
-export function matchClass(
+/** One prediction's fate in the greedy matching: the label it took, or -1. */
+export interface MatchedPrediction {
+  imageIndex: number;
+  /** Index into its image's `predictions`. */
+  prediction: number;
+  score: number;
+  /** Index into its image's `gt`, or -1 for a false positive. */
+  gt: number;
+}
+
+/**
+ * Greedy COCO matching of one class over all images, predictions best first: each takes the
+ * unmatched label it overlaps most (IoU >= the threshold), if any.
+ */
+export function assignMatches(
   images: readonly ClassImage[],
   iouThreshold = IOU_THRESHOLD,
-): MatchOutcome {
+): MatchedPrediction[] {
   const all = images.flatMap((image, imageIndex) =>
-    image.predictions.map((p) => ({ ...p, imageIndex })),
+    image.predictions.map((p, prediction) => ({
+      box: p.box,
+      score: p.score,
+      imageIndex,
+      prediction,
+    })),
   );
   // Stable sort: equal scores keep their input order, as COCO's mergesort does.
   all.sort((a, b) => b.score - a.score);
   const used = images.map((image) => image.gt.map(() => false));
-  const tp: boolean[] = [];
-  for (const p of all) {
-    const gts = images[p.imageIndex]!.gt;
-    const taken = used[p.imageIndex]!;
+  return all.map(({ box, score, imageIndex, prediction }) => {
+    const gts = images[imageIndex]!.gt;
+    const taken = used[imageIndex]!;
     let best = -1;
     let bestIou = iouThreshold;
     for (let g = 0; g < gts.length; g++) {
       if (taken[g]) continue;
-      const overlap = iou(p.box, gts[g]!);
+      const overlap = iou(box, gts[g]!);
       if (overlap >= bestIou) {
         best = g;
         bestIou = overlap;
       }
     }
     if (best >= 0) taken[best] = true;
-    tp.push(best >= 0);
-  }
+    return { imageIndex, prediction, score, gt: best };
+  });
+}
+
+/** Greedy COCO matching of one class over all images. */
+export function matchClass(
+  images: readonly ClassImage[],
+  iouThreshold = IOU_THRESHOLD,
+): MatchOutcome {
+  const matched = assignMatches(images, iouThreshold);
   return {
-    tp,
-    scores: all.map((p) => p.score),
+    tp: matched.map((m) => m.gt >= 0),
+    scores: matched.map((m) => m.score),
     support: images.reduce((n, image) => n + image.gt.length, 0),
   };
 }

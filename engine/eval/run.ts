@@ -22,6 +22,8 @@ import type {
   CropIntervals,
   IntervalOptions,
 } from './intervals.ts';
+import { boxErrors, cropErrors } from './errors.ts';
+import type { BoxErrors, CropErrors } from './errors.ts';
 import { buildLabelMap } from './labels.ts';
 import { cropPrediction, evaluateBoxes, evaluateCrops, thresholdFor } from './metrics.ts';
 import type {
@@ -46,6 +48,8 @@ export interface EvalOptions {
   intervals?: IntervalOptions;
   /** A second model scored on the same images: the report adds its figures and the changes. */
   baseline?: BaselineModel;
+  /** Also break the model's errors down by kind (see errors.ts). */
+  errors?: boolean;
   /** Images predicted so far, of all to predict (twice the images with a baseline). */
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
@@ -64,6 +68,7 @@ export type BoxEvalReport = {
   auto_zoom: AutoZoomSummary;
   intervals?: BoxIntervals;
   baseline?: BoxMetrics & { change: BoxChanges };
+  errors?: BoxErrors;
 } & BoxMetrics;
 export type CropEvalReport = {
   kind: 'crops';
@@ -71,6 +76,7 @@ export type CropEvalReport = {
   auto_zoom: AutoZoomSummary;
   intervals?: CropIntervals;
   baseline?: CropMetrics & { change: CropChanges };
+  errors?: CropErrors;
 } & CropMetrics;
 export type EvalReport = BoxEvalReport | CropEvalReport;
 
@@ -154,6 +160,7 @@ async function evaluateBoxDataset(
       intervals: bootstrapBoxIntervals(images, { ...scoring, ...options.intervals }),
     }),
     ...(baseline && { baseline }),
+    ...(options.errors && { errors: boxErrors(images, scoring) }),
   };
 }
 
@@ -190,5 +197,6 @@ async function evaluateCropDataset(
     ...withAutoZoom(predicted.model, metrics.notes),
     ...(options.intervals && { intervals: bootstrapCropIntervals(outcomes, options.intervals) }),
     ...(baseline && { baseline }),
+    ...(options.errors && { errors: cropErrors(outcomes) }),
   };
 }

@@ -366,6 +366,49 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(missing.stderr).toMatch(/nope\.card\.json/);
   });
 
+  it('says where the errors are with --errors: every label and detection in one kind', async () => {
+    const json = await hivesight(['eval', yolo(), '--json', '--errors']);
+    expect(json.exitCode, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      classes: Record<string, { recall: number; support: number }>;
+      errors: {
+        classes: Record<string, { labels: Record<string, number>; detections: { total: number } }>;
+        count: { over: number; under: number; exact: number };
+      };
+    };
+    for (const cls of ['bee', 'hornet']) {
+      const { labels } = report.errors.classes[cls]!;
+      expect(labels.support).toBe(3);
+      expect(labels.found).toBe(report.classes[cls]!.recall * 3);
+      const kinds =
+        labels.found! + labels.shared! + labels.scored_low! + labels.poor_box! + labels.missed!;
+      expect(
+        kinds +
+          Object.values(labels.typed as unknown as Record<string, number>).reduce(
+            (a, b) => a + b,
+            0,
+          ),
+      ).toBe(3);
+    }
+    const { over, under, exact } = report.errors.count;
+    expect(over + under + exact).toBe(3);
+
+    const text = await hivesight(['eval', yolo(), '--errors']);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/where the errors are/);
+    expect(text.stdout).toMatch(/^labels\s+support\s+found/m);
+    expect(text.stdout).toMatch(/^detections\s+shown\s+right/m);
+    expect(text.stdout).toMatch(/count: too many in \d+ images, too few in \d+, right in \d+/);
+
+    const crop = await hivesight(['eval', crops(), '--json', '--errors']);
+    expect(crop.exitCode, crop.stderr).toBe(0);
+    const confusion = (
+      JSON.parse(crop.stdout) as { errors: { confusion: Record<string, Record<string, number>> } }
+    ).errors.confusion;
+    expect(Object.values(confusion.pollen!).reduce((a, b) => a + b, 0)).toBe(1);
+    expect(Object.values(confusion.bee!).reduce((a, b) => a + b, 0)).toBe(1);
+  });
+
   it('scores a crop set by accuracy', async () => {
     const result = await hivesight(['eval', crops(), '--json']);
     expect(result.exitCode, result.stderr).toBe(0);

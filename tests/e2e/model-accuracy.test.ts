@@ -92,6 +92,34 @@ async function evalJson(dataset: string, gates: string[]) {
   return { result, report: JSON.parse(result.stdout || '{}') as Record<string, unknown> };
 }
 
+interface ReportWithErrors {
+  classes: Record<string, { precision: number; recall: number; support: number }>;
+  errors: { classes: Record<string, { labels: Counts; detections: Counts }> };
+}
+type Counts = Record<string, number | Record<string, number>>;
+
+const total = (counts: Counts, leave: string[]) =>
+  Object.entries(counts)
+    .filter(([key]) => !leave.includes(key))
+    .reduce(
+      (n, [, v]) => n + (typeof v === 'number' ? v : Object.values(v).reduce((a, b) => a + b, 0)),
+      0,
+    );
+
+/** The breakdown accounts for every label and detection, and agrees with recall and precision. */
+function expectErrorsMatchMetrics(report: ReportWithErrors): void {
+  for (const [cls, { labels, detections }] of Object.entries(report.errors.classes)) {
+    const metrics = report.classes[cls]!;
+    expect(labels.support, cls).toBe(metrics.support);
+    expect(total(labels, ['support']), cls).toBe(metrics.support);
+    expect(labels.found, cls).toBe(Math.round(metrics.recall * metrics.support));
+    expect(total(detections, ['total']), cls).toBe(detections.total);
+    expect(detections.right, cls).toBe(
+      Math.round(metrics.precision * (detections.total as number)),
+    );
+  }
+}
+
 const views: string[] = [];
 afterAll(async () => {
   // Only links (or, across filesystems, temporary copies) live here; the dataset is untouched.
@@ -162,15 +190,18 @@ describe('model accuracy', () => {
     async () => {
       const view = await hiveValView();
       const { result, report } = await evalJson(view, [
+        '--errors',
         '--min-ap50',
         `bee=${MIN_HIVE_AP50.bee},pollen=${MIN_HIVE_AP50.pollen},drone=${MIN_HIVE_AP50.drone}`,
       ]);
       console.info(
         `hive-entrance val: ${JSON.stringify(report.classes)} count error ${String(report.count_error_pct)} %`,
       );
+      console.info(`hive-entrance val, where the errors are: ${JSON.stringify(report.errors)}`);
       expect(result.exitCode, result.stderr).toBe(0);
       expect(report.images).toBe(50);
       expect(report.count_error_pct).toBeLessThanOrEqual(MAX_HIVE_COUNT_ERROR_PCT);
+      expectErrorsMatchMetrics(report as unknown as ReportWithErrors);
     },
     600_000,
   );

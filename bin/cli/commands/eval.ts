@@ -5,7 +5,8 @@
  * sets) turn it into a CI gate: exit 1 when a gate fails. `--intervals` (or `--block N` for runs
  * of video frames) adds 95 % bootstrap intervals, to tell a real model change from the scatter;
  * `--baseline MODEL` scores a second model on the same images and prints each figure's change
- * with a paired interval (what both models share cancels, so it is far narrower).
+ * with a paired interval (what both models share cancels, so it is far narrower); `--errors`
+ * says what the errors are (eval-errors.ts).
  */
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
@@ -17,7 +18,8 @@ import { loadEvalModule, openEngine } from '../engine.ts';
 import { EXIT_OK, EXIT_USER, UsageError } from '../errors.ts';
 import { modelOption, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
-import { paint } from '../ui/format.ts';
+import { paint, table } from '../ui/format.ts';
+import { formatErrors } from './eval-errors.ts';
 import { progressFor } from '../ui/progress.tsx';
 
 interface EvalFlags extends EngineFlags {
@@ -28,6 +30,7 @@ interface EvalFlags extends EngineFlags {
   intervals?: boolean;
   block?: number;
   baseline?: string;
+  errors?: boolean;
 }
 
 interface Gate {
@@ -104,6 +107,10 @@ export function registerEvalCommand(program: Command): void {
       'also score this model (card or .onnx) on the same images and print each change with its 95 % interval',
     )
     .option(
+      '--errors',
+      'break the errors down: wrong type, scored low, poorly placed box, missed, detections on nothing',
+    )
+    .option(
       '--map <label=class>',
       'map a dataset label to a class (bee, pollen, drone, wasp, hornet, honeybee); repeatable',
       (value: string, previous: string[] = []) => [...previous, value],
@@ -150,6 +157,7 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
           modelClasses: base.detector.identity.classes,
         },
       }),
+      ...(flags.errors && { errors: true }),
       signal: controller.signal,
       onProgress: (done, total) => progress.update(label, done, total, Date.now() - started),
     });
@@ -229,13 +237,6 @@ const fmt = (n: number | null | undefined, digits = 3) =>
 const span = (i: { low: number; high: number } | null | undefined, digits = 3) =>
   i ? `${i.low.toFixed(digits)}-${i.high.toFixed(digits)}` : 'n/a';
 
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(header), ...rows.map(line)].join('\n');
-}
-
 type Named = { model: { name: string; version: string } };
 type EvalOutput = EvalReport & Named & { thresholds: ScoreThresholds; gates: GateResult[] };
 
@@ -306,6 +307,7 @@ function formatReport(output: EvalOutput): string {
       `intervals: bootstrap over ${block > 1 ? `runs of ${block} consecutive images` : 'images'}, ${resamples} resamples${output.baseline ? ' (changes: both models on the same resamples)' : ''}`,
     );
   }
+  if (output.errors) lines.push('', ...formatErrors(output));
   for (const note of output.notes) lines.push(`note: ${note}`);
   for (const g of output.gates) {
     const what = g.metric === 'ap50' ? `AP50 ${g.cls}` : 'accuracy';

@@ -44,3 +44,11 @@ export function progressBar(fraction: number, width = 24): string {
   const full = Math.round(f * width);
   return '█'.repeat(full) + '░'.repeat(width - full);
 }
+
+/** A plain-text table: the first column left-aligned, the rest right-aligned. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}
