@@ -12,6 +12,7 @@ import json
 import os
 import random
 import re
+import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +27,8 @@ CROPS = "pollen-crops"
 HIVE_VAL_FRACTION = 0.2
 HIVE_GAP = 5  # frames dropped between train and val so near-identical neighbours don't leak
 HIVE_CACHE_SCALE = 0.5  # frames are kept in RAM at half resolution (1920x540)
+INCOMPLETE_REACH = 3  # incomplete_frames: neighbours looked at either side
+INCOMPLETE_BELOW = 0.5  # ... and the share of their median label count a frame must reach
 # Written by training.pack: the files it left out (validation), so the splits stay those of the
 # full datasets and a validation read of a packed copy fails loudly rather than shrinking.
 PACK_NOTE = "hivesight-pack.json"
@@ -55,13 +58,37 @@ def left_out(data: Path, source: str) -> list[str]:
     return list(json.loads(note.read_text()).get(source, [])) if note.exists() else []
 
 
+def incomplete_frames(counts: list[int], reach: int = INCOMPLETE_REACH,
+                      below: float = INCOMPLETE_BELOW) -> list[int]:
+    """Indices of the frames (in recording order) labelled far less than their neighbours.
+
+    Consecutive frames of a clip hold about as many bees, so a frame with under `below` of the
+    median label count of the `reach` frames either side has bees left unlabelled; training on
+    it would teach the detector that they are background. The hive clip's frame 936 has one
+    label (a drone in flight) where its neighbours have 20 and its picture shows 17 more bees.
+    """
+    out = []
+    for i, n in enumerate(counts):
+        neighbours = counts[max(0, i - reach):i] + counts[i + 1:i + 1 + reach]
+        if neighbours and n < below * statistics.median(neighbours):
+            out.append(i)
+    return out
+
+
+def hive_label_count(data: Path, name: str) -> int:
+    label = data / HIVE / "labels" / (Path(name).stem + ".txt")
+    return sum(1 for line in label.read_text().split("\n") if len(line.split()) == 5) if label.exists() else 0
+
+
 def hive_split(data: Path) -> tuple[list[str], list[str]]:
-    """Contiguous split: the last 20% of frame numbers are validation."""
+    """Contiguous split: the last 20% of frame numbers are validation. Training leaves out the
+    frames `incomplete_frames` finds; validation keeps every frame (it is the yardstick)."""
     names = sorted(set(os.listdir(data / HIVE / "images")) | set(left_out(data, HIVE)), key=frame_number)
     n_val = int(round(len(names) * HIVE_VAL_FRACTION))
     val = names[-n_val:]
     train = names[: len(names) - n_val - HIVE_GAP]
-    return train, val
+    dropped = set(incomplete_frames([hive_label_count(data, n) for n in train]))
+    return [n for i, n in enumerate(train) if i not in dropped], val
 
 
 def crop_split(data: Path) -> tuple[list[Path], list[Path]]:

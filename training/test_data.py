@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from .data import _photometric, colour_matrix, crop_split, hive_split
+from .data import _photometric, colour_matrix, crop_split, frame_number, hive_split, incomplete_frames
 from .pack import check_splits, pack
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
@@ -62,6 +62,23 @@ class ColourJitter(unittest.TestCase):
                 ref.randint(25, 85)
             self.assertEqual(rng.random(), ref.random())
             self.assertEqual(out.size, (128, 96))
+
+
+class IncompleteFrames(unittest.TestCase):
+    def test_a_frame_labelled_far_less_than_its_neighbours(self) -> None:
+        counts = [20, 19, 21, 1, 20, 22, 18, 9, 20]
+        # 1 is under half of 20 (the median of 20, 19, 21, 20, 22, 18); 9 under half of 20.
+        self.assertEqual(incomplete_frames(counts), [3, 7])
+        # A busier or quieter stretch is not a gap in the labels.
+        self.assertEqual(incomplete_frames([20, 18, 15, 12, 10, 8, 7, 6]), [])
+        self.assertEqual(incomplete_frames([5]), [])
+
+    @unittest.skipUnless((DATA / "hive-entrance").is_dir(), f"{DATA} is absent")
+    def test_training_leaves_out_the_hive_frame_with_its_bees_unlabelled(self) -> None:
+        train, val = hive_split(DATA)
+        self.assertEqual((len(train), len(val)), (193, 50))
+        self.assertNotIn(936, [frame_number(n) for n in train])
+        self.assertIn(937, [frame_number(n) for n in train])
 
 
 @unittest.skipUnless((DATA / "hive-entrance").is_dir(), f"{DATA} is absent: packing needs the datasets")
