@@ -2,7 +2,7 @@
 and optionally write the numbers into a model card under `metrics.product_eval`.
 
     python -m training.product_eval --card models/hivesight-detector.card.json [--data ../shared/datasets]
-                                    [--write] [--threads 1] [--out tmp/peval/NAME.json]
+                                    [--write] [--threads 1] [--out tmp/peval/NAME.json] [--errors]
     # a candidate detector with the shipped classifiers, refiner, card and thresholds; --one-view
     # measures what a video frame gets (one view, the 48 px classifier, the hornet refiner)
     python -m training.product_eval --detector tmp/run-export/hivesight-detector.onnx [--one-view]
@@ -33,9 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_eval(dataset: Path, card: Path, threads: int, block: int | None = None,
-             baseline: Path | None = None) -> dict[str, Any]:
+             baseline: Path | None = None, errors: bool = False) -> dict[str, Any]:
     """`block`: also bootstrap intervals, resampling runs of that many consecutive images;
-    `baseline`: also that model on the same images, and each figure's change (paired)."""
+    `baseline`: also that model on the same images, and each figure's change (paired);
+    `errors`: also where the errors are (`hivesight eval --errors`)."""
     cmd = ["node", str(ROOT / "bin/hivesight.mjs"), "eval", str(dataset), "--json", "--model", str(card)]
     if threads > 0:
         cmd += ["--threads", str(threads)]
@@ -43,6 +44,8 @@ def run_eval(dataset: Path, card: Path, threads: int, block: int | None = None,
         cmd += ["--block", str(block)]
     if baseline is not None:
         cmd += ["--baseline", str(baseline)]
+    if errors:
+        cmd.append("--errors")
     t = time.time()
     r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if r.returncode != 0 or not r.stdout.strip():
@@ -61,7 +64,7 @@ def summarise(rep: dict[str, Any]) -> dict[str, Any]:
     else:
         out["count_error_pct"] = r4(rep.get("count_error_pct"))
     out["classes"] = {c: {k: r4(v) for k, v in m.items()} for c, m in rep.get("classes", {}).items()}
-    for key in ("intervals", "baseline"):
+    for key in ("intervals", "baseline", "errors"):
         if rep.get(key):
             out[key] = json.loads(json.dumps(rep[key]), parse_float=lambda v: round(float(v), 4))
     if (rep.get("auto_zoom") or {}).get("zoomed"):  # images detected again at another scale
@@ -158,6 +161,9 @@ def main() -> None:
                     help="this input.auto_zoom in the card's copy ('{}' drops it), e.g. "
                          "'{\"insect_px\": 38.7, \"quantile\": 0.75, \"min_insects\": 4, \"tolerance\": 1.25, "
                          "\"min\": 0.5, \"max\": 2}'")
+    ap.add_argument("--errors", action="store_true",
+                    help="also where the errors are on each set (hivesight eval --errors): labels found, typed "
+                         "as another class, scored low, poorly boxed or missed; detections on nothing")
     ap.add_argument("--zoom-views", type=Path, default=None, metavar="DIR",
                     help="also the views training.zoom_view wrote there (bees larger or smaller than in training)")
     a = ap.parse_args()
@@ -190,7 +196,7 @@ def main() -> None:
         if baseline is not None and a.one_view:  # both seen as video frames
             (Path(scratch) / "baseline").mkdir()
             baseline = candidate_card(baseline, None, True, Path(scratch) / "baseline")
-        raw = {k: run_eval(v, card, a.threads, blocks[k], baseline) for k, v in sets.items()}
+        raw = {k: run_eval(v, card, a.threads, blocks[k], baseline, a.errors) for k, v in sets.items()}
     for k, v in raw.items():
         print(k, f"({v['_seconds']} s):", json.dumps(summarise(v)))
     if a.out is not None:
