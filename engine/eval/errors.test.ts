@@ -90,6 +90,42 @@ describe('boxErrors', () => {
   });
 });
 
+describe('the worst images', () => {
+  // A frame whose bees were left unlabelled: one label, three detections on nothing.
+  const unlabelled: ImageEval = {
+    gt: [gt('drone', box(0, 0, 10, 10))],
+    predictions: [
+      pred('drone', 0.9, box(0, 0, 10, 10)),
+      ...[30, 50, 70].map((x) => pred('bee', 0.8, box(x, 0, 10, 10))),
+    ],
+  };
+  const clean: ImageEval = {
+    gt: [gt('bee', box(0, 0, 10, 10))],
+    predictions: [pred('bee', 0.9, box(0, 0, 10, 10))],
+  };
+
+  it('lists images by unmatched labels and detections on nothing, whatever their class', () => {
+    const { worst_images } = boxErrors([clean, frame, unlabelled], {
+      thresholds: T,
+      modelClasses: ALL,
+      names: ['clean.jpg', 'frame.jpg', 'unlabelled.jpg'],
+    });
+    // frame: the label under the threshold, the half-covered one and the lone one have no
+    // match at 0.5 (the drone's worker box matches it whatever its class); one on nothing.
+    expect(worst_images).toEqual([
+      { image: 'frame.jpg', labels: 7, detected: 6, unmatched: 3, on_nothing: 1 },
+      { image: 'unlabelled.jpg', labels: 1, detected: 4, unmatched: 0, on_nothing: 3 },
+    ]);
+  });
+
+  it('keeps the five worst', () => {
+    const many = Array.from({ length: 8 }, () => unlabelled);
+    const { worst_images } = boxErrors(many, { thresholds: T, modelClasses: ALL });
+    expect(worst_images).toHaveLength(5);
+    expect(worst_images[0]!.image).toBe('image 1');
+  });
+});
+
 describe('countBias', () => {
   it('says which way the count errs, image by image', () => {
     const over: ImageEval = {

@@ -66,9 +66,23 @@ export interface CountBias {
   mean_signed_pct: number | null;
 }
 
+/** One image's boxes, whatever their class: where to look first. */
+export interface ImageErrors {
+  image: string;
+  labels: number;
+  /** Detections at the thresholds. */
+  detected: number;
+  /** Labels with no detection of any class at IoU >= 0.5. */
+  unmatched: number;
+  /** Detections overlapping no label by IoU 0.2: in a frame of them, often bees left unlabelled. */
+  on_nothing: number;
+}
+
 export interface BoxErrors {
   classes: Partial<Record<ProductClass, { labels: LabelOutcomes; detections: DetectionOutcomes }>>;
   count: CountBias;
+  /** The images with the most unmatched labels and detections on nothing, worst first. */
+  worst_images: ImageErrors[];
   iou: { match: number; poor_box: number };
 }
 
@@ -188,9 +202,45 @@ export function countBias(images: readonly ImageEval[], thresholds: ScoreThresho
 }
 
 /** Every labelled class's errors, on the rows `evaluateBoxes` scores. */
+/** How many images `boxErrors` lists as the worst. */
+export const WORST_IMAGES = 5;
+
+export function imageErrors(
+  image: ImageEval,
+  name: string,
+  thresholds: ScoreThresholds,
+): ImageErrors {
+  const shown = image.predictions.filter(atThreshold(thresholds));
+  return {
+    image: name,
+    labels: image.gt.length,
+    detected: shown.length,
+    unmatched: image.gt.filter((g) => bestOverlap(g.box, shown).overlap < IOU_THRESHOLD).length,
+    on_nothing: shown.filter((p) => bestOverlap(p.box, image.gt).overlap < POOR_BOX_IOU).length,
+  };
+}
+
+function worstImages(
+  images: readonly ImageEval[],
+  names: readonly string[],
+  thresholds: ScoreThresholds,
+): ImageErrors[] {
+  const badness = (e: ImageErrors) => e.unmatched + e.on_nothing;
+  return images
+    .map((image, i) => imageErrors(image, names[i] ?? `image ${i + 1}`, thresholds))
+    .filter((e) => badness(e) > 0)
+    .sort((a, b) => badness(b) - badness(a) || a.image.localeCompare(b.image))
+    .slice(0, WORST_IMAGES);
+}
+
+/** `names`: the images' names, in order, for the worst-images list. */
 export function boxErrors(
   images: readonly ImageEval[],
-  options: { thresholds: ScoreThresholds; modelClasses: readonly ProductClass[] },
+  options: {
+    thresholds: ScoreThresholds;
+    modelClasses: readonly ProductClass[];
+    names?: readonly string[];
+  },
 ): BoxErrors {
   const classes: BoxErrors['classes'] = {};
   for (const row of metricRows(images).rows) {
@@ -200,6 +250,7 @@ export function boxErrors(
   return {
     classes,
     count: countBias(images, options.thresholds),
+    worst_images: worstImages(images, options.names ?? [], options.thresholds),
     iou: { match: IOU_THRESHOLD, poor_box: POOR_BOX_IOU },
   };
 }

@@ -25,12 +25,20 @@ export type {
   Prediction,
   ScoreThresholds,
 } from './metrics.ts';
-export { boxErrors, cropErrors, countBias, POOR_BOX_IOU } from './errors.ts';
+export {
+  boxErrors,
+  cropErrors,
+  countBias,
+  imageErrors,
+  POOR_BOX_IOU,
+  WORST_IMAGES,
+} from './errors.ts';
 export type {
   BoxErrors,
   CropErrors,
   CountBias,
   DetectionOutcomes,
+  ImageErrors,
   LabelOutcomes,
 } from './errors.ts';
 export {

@@ -3,6 +3,7 @@
  * decode + detector) for each image, and scores boxes (AP50, P/R, count error) or crops
  * (pollen vs not pollen accuracy).
  */
+import path from 'node:path';
 import { AnalysisCancelledError } from '../errors.ts';
 import type { ProductClass } from '../types.ts';
 import { autoZoomNote, summariseZooms } from './auto-zoom.ts';
@@ -160,7 +161,12 @@ async function evaluateBoxDataset(
       intervals: bootstrapBoxIntervals(images, { ...scoring, ...options.intervals }),
     }),
     ...(baseline && { baseline }),
-    ...(options.errors && { errors: boxErrors(images, scoring) }),
+    ...(options.errors && {
+      errors: boxErrors(images, {
+        ...scoring,
+        names: dataset.images.map((im) => path.relative(dataset.root, im.path)),
+      }),
+    }),
   };
 }
 

@@ -374,6 +374,7 @@ describe.skipIf(!hasModel)('eval', () => {
       errors: {
         classes: Record<string, { labels: Record<string, number>; detections: { total: number } }>;
         count: { over: number; under: number; exact: number };
+        worst_images: { image: string; labels: number; unmatched: number }[];
       };
     };
     for (const cls of ['bee', 'hornet']) {
@@ -392,6 +393,19 @@ describe.skipIf(!hasModel)('eval', () => {
     }
     const { over, under, exact } = report.errors.count;
     expect(over + under + exact).toBe(3);
+    // Each picture's two labels, named as the dataset does, where a label's match is missing.
+    for (const image of report.errors.worst_images) {
+      expect(image.image).toMatch(/^images\/i[123]\.jpg$/);
+      expect(image.labels).toBe(2);
+    }
+    // A label no detection of any class matches is one neither found, typed nor shared.
+    const unmatched = report.errors.worst_images.reduce((n, e) => n + e.unmatched, 0);
+    const matched = ['bee', 'hornet'].reduce((n, cls) => {
+      const l = report.errors.classes[cls]!.labels;
+      const typed = Object.values(l.typed as unknown as Record<string, number>);
+      return n + l.found! + l.shared! + typed.reduce((a, b) => a + b, 0);
+    }, 0);
+    expect(unmatched).toBe(6 - matched);
 
     const text = await hivesight(['eval', yolo(), '--errors']);
     expect(text.exitCode, text.stderr).toBe(0);

@@ -60,11 +60,23 @@ function boxLines(errors: BoxErrors): string[] {
     ]),
   );
   const { over, under, exact, mean_signed_pct } = errors.count;
+  const worst = errors.worst_images.length
+    ? [
+        'images to look at first (labels no detection matches, detections on no label):',
+        table(
+          ['image', 'labels', 'detected', 'unmatched labels', 'on nothing'],
+          errors.worst_images.map((e) =>
+            [e.image, e.labels, e.detected, e.unmatched, e.on_nothing].map(String),
+          ),
+        ),
+      ]
+    : [];
   return [
     `where the errors are (at the thresholds; IoU ${errors.iou.match} matches, ${errors.iou.poor_box}-${errors.iou.match} is a poor box):`,
     labels,
     detections,
     `count: too many in ${over} images, too few in ${under}, right in ${exact}; mean signed error ${signedPct(mean_signed_pct)}`,
+    ...worst,
   ];
 }
 
