@@ -9,10 +9,11 @@ import type { EvalClass } from './labels.ts';
 import {
   IOU_THRESHOLD,
   assignMatches,
+  countDifference,
   iou,
   metricRows,
+  shownAt,
   sliceImage,
-  thresholdFor,
 } from './metrics.ts';
 import type {
   CropClass,
@@ -91,9 +92,6 @@ export interface CropErrors {
   confusion: Record<CropClass, Record<CropClass | 'none', number>>;
 }
 
-const atThreshold = (thresholds: ScoreThresholds) => (p: Prediction) =>
-  p.score >= thresholdFor(p.cls, thresholds);
-
 function bump<K extends string>(counts: Partial<Record<K, number>>, key: K): void {
   counts[key] = (counts[key] ?? 0) + 1;
 }
@@ -120,7 +118,7 @@ function rowErrors(
   row: MetricRow,
   thresholds: ScoreThresholds,
 ): { labels: LabelOutcomes; detections: DetectionOutcomes } {
-  const kept = atThreshold(thresholds);
+  const kept = shownAt(thresholds);
   const slices = images.map((im) => sliceImage(im, row, kept));
   const matches = assignMatches(slices, IOU_THRESHOLD);
   const labels: LabelOutcomes = {
@@ -186,12 +184,11 @@ function rowErrors(
 }
 
 export function countBias(images: readonly ImageEval[], thresholds: ScoreThresholds): CountBias {
-  const kept = atThreshold(thresholds);
   const bias: CountBias = { over: 0, under: 0, exact: 0, mean_signed_pct: null };
   const signed: number[] = [];
   for (const image of images) {
     if (image.gt.length === 0) continue;
-    const difference = image.predictions.filter(kept).length - image.gt.length;
+    const difference = countDifference(image, thresholds);
     if (difference > 0) bias.over++;
     else if (difference < 0) bias.under++;
     else bias.exact++;
@@ -201,16 +198,11 @@ export function countBias(images: readonly ImageEval[], thresholds: ScoreThresho
   return bias;
 }
 
-/** Every labelled class's errors, on the rows `evaluateBoxes` scores. */
 /** How many images `boxErrors` lists as the worst. */
 export const WORST_IMAGES = 5;
 
-export function imageErrors(
-  image: ImageEval,
-  name: string,
-  thresholds: ScoreThresholds,
-): ImageErrors {
-  const shown = image.predictions.filter(atThreshold(thresholds));
+function imageErrors(image: ImageEval, name: string, thresholds: ScoreThresholds): ImageErrors {
+  const shown = image.predictions.filter(shownAt(thresholds));
   return {
     image: name,
     labels: image.gt.length,
@@ -233,7 +225,10 @@ function worstImages(
     .slice(0, WORST_IMAGES);
 }
 
-/** `names`: the images' names, in order, for the worst-images list. */
+/**
+ * Every labelled class's errors, on the rows `evaluateBoxes` scores. `names`: the images'
+ * names, in order, for the worst-images list.
+ */
 export function boxErrors(
   images: readonly ImageEval[],
   options: {

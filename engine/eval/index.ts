@@ -25,14 +25,7 @@ export type {
   Prediction,
   ScoreThresholds,
 } from './metrics.ts';
-export {
-  boxErrors,
-  cropErrors,
-  countBias,
-  imageErrors,
-  POOR_BOX_IOU,
-  WORST_IMAGES,
-} from './errors.ts';
+export { boxErrors, cropErrors, POOR_BOX_IOU, WORST_IMAGES } from './errors.ts';
 export type {
   BoxErrors,
   CropErrors,

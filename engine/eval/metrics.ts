@@ -65,6 +65,12 @@ export function thresholdFor(cls: ProductClass, thresholds: ScoreThresholds): nu
   return thresholds.perClass?.[cls] ?? thresholds.score;
 }
 
+/** Whether the product shows a prediction: its score reaches its class's threshold. */
+export const shownAt =
+  (thresholds: ScoreThresholds) =>
+  (p: Prediction): boolean =>
+    p.score >= thresholdFor(p.cls, thresholds);
+
 /** One image's boxes of a single (possibly merged) class, ready for matching. */
 export interface ClassImage {
   gt: Box[];
@@ -250,12 +256,7 @@ export function evaluateBoxes(images: readonly ImageEval[], options: BoxEvalOpti
         iouThreshold,
       ),
     );
-    const atThreshold = precisionRecall(
-      matchClass(
-        slice((p) => p.score >= thresholdFor(p.cls, thresholds)),
-        iouThreshold,
-      ),
-    );
+    const atThreshold = precisionRecall(matchClass(slice(shownAt(thresholds)), iouThreshold));
     classes[row.row] = { ap50, ...atThreshold, support };
   }
 
@@ -282,13 +283,15 @@ export function countErrorPct(
   return errors.length === 0 ? null : errors.reduce((a, b) => a + b, 0) / errors.length;
 }
 
+/** One image's detections at the thresholds minus its labels. */
+export function countDifference(image: ImageEval, thresholds: ScoreThresholds): number {
+  return image.predictions.filter(shownAt(thresholds)).length - image.gt.length;
+}
+
 /** One image's |predicted - true| / true, percent; null when it has no true box. */
 export function imageCountErrorPct(image: ImageEval, thresholds: ScoreThresholds): number | null {
   if (image.gt.length === 0) return null;
-  const predicted = image.predictions.filter(
-    (p) => p.score >= thresholdFor(p.cls, thresholds),
-  ).length;
-  return (Math.abs(predicted - image.gt.length) / image.gt.length) * 100;
+  return (Math.abs(countDifference(image, thresholds)) / image.gt.length) * 100;
 }
 
 export type CropClass = 'pollen' | 'bee';

@@ -26,7 +26,7 @@ import type {
 import { boxErrors, cropErrors } from './errors.ts';
 import type { BoxErrors, CropErrors } from './errors.ts';
 import { buildLabelMap } from './labels.ts';
-import { cropPrediction, evaluateBoxes, evaluateCrops, thresholdFor } from './metrics.ts';
+import { cropPrediction, evaluateBoxes, evaluateCrops, shownAt } from './metrics.ts';
 import type {
   BoxMetrics,
   CropMetrics,
@@ -182,9 +182,7 @@ async function evaluateCropDataset(
     dataset.images.map((im, i) => ({
       truth: im.truth,
       // What the product would show: only detections at the model's own thresholds.
-      predicted: cropPrediction(
-        normalisedPredictions(model[i]!).filter((p) => p.score >= thresholdFor(p.cls, thresholds)),
-      ),
+      predicted: cropPrediction(normalisedPredictions(model[i]!).filter(shownAt(thresholds))),
     }));
   const outcomes = outcomesOf(predicted.model, options.thresholds);
   let baseline: CropEvalReport['baseline'];
