@@ -92,6 +92,17 @@ function report(analysis: VideoAnalysis, s: PanSummary, msPerFrame: number): voi
         `on each typed it ${ev.PAN_TYPES.map((x) => `${x} ${row[x]}`).join(' / ')}, missed ${row.missed} ` +
         `(found ${pct((100 * found) / s.labelled[type])}, typed right ${pct((100 * row[type]) / Math.max(1, found))})`,
     );
+    // What the count is made of: the labels' first tracks of this type, then the tracks that
+    // count without a label of their own (a count near the truth can hide both kinds of error).
+    const onLabels = ev.PAN_TYPES.reduce((n, label) => n + s.typed[label][type], 0);
+    const { doubled, onNothing } = s.extra[type];
+    console.log(
+      `         counted as ${type}: first tracks on labels ${onLabels} (${row[type]} on a ${type}), ` +
+        `second tracks on a label ${doubled}, on no label ${onNothing}`,
+    );
   }
-  console.log(`  doubled tracks ${s.doubled}, tracks on no label ${s.onNothing}`);
+  console.log(
+    `  doubled tracks ${s.doubled} (${s.doubledAfter} after the first track on their label ended, ` +
+      `the rest beside it), tracks on no label ${s.onNothing}`,
+  );
 }

@@ -92,31 +92,40 @@ describe('scorePanTracks', () => {
       track('bee', 98, 12, [1, 2]), // the worker again, shorter: doubled
       track('bee', 300, 10, [2, 3, 4, 5, 6]), // the drone, typed a worker
       track('bee', 800, 50, [0, 1, 2]), // on nothing
+      track('drone', 301, 10, [8, 9]), // the drone again, after its first track ended
+      track('drone', 299, 11, [3, 4]), // and beside it: a second box on the drone
     ];
-    const outcome = scorePanTracks(tracks, { bee: 4 }, labels, offsetAt);
+    const outcome = scorePanTracks(tracks, { bee: 4, drone: 2 }, labels, offsetAt);
     expect(outcome).toEqual({
       labelled: { bee: 1, pollen: 1, drone: 1 },
-      counted: { bee: 4, pollen: 0, drone: 0 },
+      counted: { bee: 4, pollen: 0, drone: 2 },
       typed: {
         bee: { bee: 1, pollen: 0, drone: 0, missed: 0 },
         pollen: { bee: 0, pollen: 0, drone: 0, missed: 1 },
         drone: { bee: 1, pollen: 0, drone: 0, missed: 0 },
       },
-      doubled: 1,
+      doubled: 3,
+      doubledAfter: 1,
       onNothing: 1,
+      extra: {
+        bee: { doubled: 1, onNothing: 1 },
+        pollen: { doubled: 0, onNothing: 0 },
+        drone: { doubled: 2, onNothing: 0 },
+      },
     });
     // The same tracks without moving them back by the window sit on the wrong places.
-    const unmoved = scorePanTracks(tracks, { bee: 4 }, labels, () => 0);
+    const unmoved = scorePanTracks(tracks, { bee: 4, drone: 2 }, labels, () => 0);
     expect(unmoved.onNothing).toBeGreaterThan(1);
 
     const summary = summarisePan([
       outcome,
       { ...outcome, counted: { bee: 2, pollen: 0, drone: 1 } },
     ]);
-    expect(summary).toMatchObject({ clips: 2, doubled: 2, onNothing: 2 });
+    expect(summary).toMatchObject({ clips: 2, doubled: 6, doubledAfter: 2, onNothing: 2 });
+    expect(summary.extra.drone).toEqual({ doubled: 4, onNothing: 0 });
     expect(summary.labelled).toEqual({ bee: 2, pollen: 2, drone: 2 });
-    // 4 of 3 (+33 %) and 3 of 3 (0 %).
-    expect(summary.honeybeeErrorPct).toBeCloseTo(100 / 6, 6);
-    expect(summary.honeybeeBiasPct).toBeCloseTo(100 / 6, 6);
+    // 6 of 3 (+100 %) and 3 of 3 (0 %).
+    expect(summary.honeybeeErrorPct).toBeCloseTo(50, 6);
+    expect(summary.honeybeeBiasPct).toBeCloseTo(50, 6);
   });
 });

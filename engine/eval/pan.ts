@@ -79,8 +79,18 @@ export interface PanOutcome {
   typed: Record<PanType, Record<PanType | 'missed', number>>;
   /** Tracks on a label another track is on already. */
   doubled: number;
+  /**
+   * Of those, the ones that share no sampled frame with the first track on their label: a track
+   * broken and started again. The rest ran beside it: two boxes on one insect.
+   */
+  doubledAfter: number;
   /** Tracks on no label. */
   onNothing: number;
+  /**
+   * Per type, the counted tracks without a label of their own (second tracks on a label, tracks
+   * on no label): with the labels typed as that type, what its count is made of.
+   */
+  extra: Record<PanType, { doubled: number; onNothing: number }>;
 }
 
 const byType = <T>(make: () => T) =>
@@ -90,13 +100,20 @@ const emptyOutcome = (): PanOutcome => ({
   counted: byType(() => 0),
   typed: byType(() => ({ bee: 0, pollen: 0, drone: 0, missed: 0 })),
   doubled: 0,
+  doubledAfter: 0,
   onNothing: 0,
+  extra: byType(() => ({ doubled: 0, onNothing: 0 })),
 });
 const isPanType = (cls: string): cls is PanType => (PAN_TYPES as readonly string[]).includes(cls);
 
 function median(xs: number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function sharesFrame(a: Track, b: Track): boolean {
+  const frames = new Set(b.boxes.map((hit) => hit.frame));
+  return a.boxes.some((hit) => frames.has(hit.frame));
 }
 
 /** A track's box in the picture's pixels: the median of its hits, each moved back by the window. */
@@ -121,7 +138,7 @@ export function scorePanTracks(
   offsetAt: (frame: number) => number,
 ): PanOutcome {
   const outcome = emptyOutcome();
-  const first = new Map<number, Track['cls']>();
+  const first = new Map<number, Track>();
   for (const track of [...tracks].sort((a, b) => b.hits - a.hits)) {
     const box = pictureBox(track, offsetAt);
     let best = -1;
@@ -130,13 +147,24 @@ export function scorePanTracks(
       const overlap = iou(box, label.box);
       if (overlap >= bestIou) [best, bestIou] = [j, overlap];
     });
-    if (best < 0) outcome.onNothing++;
-    else if (first.has(best)) outcome.doubled++;
-    else first.set(best, track.cls);
+    const taken = first.get(best);
+    if (best >= 0 && !taken) {
+      first.set(best, track);
+      continue;
+    }
+    const extra = isPanType(track.cls) ? outcome.extra[track.cls] : undefined;
+    if (!taken) {
+      outcome.onNothing++;
+      if (extra) extra.onNothing++;
+      continue;
+    }
+    outcome.doubled++;
+    if (extra) extra.doubled++;
+    if (!sharesFrame(track, taken)) outcome.doubledAfter++;
   }
   labels.forEach((label, j) => {
     outcome.labelled[label.cls]++;
-    const cls = first.get(j);
+    const cls = first.get(j)?.cls;
     outcome.typed[label.cls][cls && isPanType(cls) ? cls : 'missed']++;
   });
   for (const t of PAN_TYPES) outcome.counted[t] = counts[t] ?? 0;
@@ -166,7 +194,12 @@ export function summarisePan(outcomes: readonly PanOutcome[]): PanSummary {
       for (const k of [...PAN_TYPES, 'missed'] as const) sum.typed[t][k] += o.typed[t][k];
     }
     sum.doubled += o.doubled;
+    sum.doubledAfter += o.doubledAfter;
     sum.onNothing += o.onNothing;
+    for (const t of PAN_TYPES) {
+      sum.extra[t].doubled += o.extra[t].doubled;
+      sum.extra[t].onNothing += o.extra[t].onNothing;
+    }
     const labelled = PAN_TYPES.reduce((s, t) => s + o.labelled[t], 0);
     const counted = PAN_TYPES.reduce((s, t) => s + o.counted[t], 0);
     if (labelled > 0) relative.push((counted - labelled) / labelled);

@@ -272,7 +272,8 @@ describe('model accuracy', () => {
         console.info(
           `hive-entrance val, clips panning ${speed} px/s (fast): honeybees per clip ${summary.honeybeeErrorPct.toFixed(1)} % ` +
             `(bias ${summary.honeybeeBiasPct.toFixed(1)} %), labelled ${JSON.stringify(summary.labelled)}, ` +
-            `counted ${JSON.stringify(summary.counted)}, doubled ${summary.doubled}, on no label ${summary.onNothing}`,
+            `counted ${JSON.stringify(summary.counted)}, doubled ${summary.doubled} (${summary.doubledAfter} after the first), ` +
+            `on no label ${summary.onNothing}`,
         );
         expect(summary.clips).toBe(10);
         expect(summary.honeybeeErrorPct).toBeLessThanOrEqual(gate.error);
