@@ -87,8 +87,8 @@ export interface PanOutcome {
   /** Tracks on no label. */
   onNothing: number;
   /**
-   * Per type, the counted tracks without a label of their own (second tracks on a label, tracks
-   * on no label): with the labels typed as that type, what its count is made of.
+   * Per type, its counted tracks with no label of their own: second tracks on a label, and
+   * tracks on no label. With the labels' first tracks typed as it, they make up its count.
    */
   extra: Record<PanType, { doubled: number; onNothing: number }>;
 }
@@ -111,6 +111,7 @@ function median(xs: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** Whether two tracks have a hit on a common sampled frame. */
 function sharesFrame(a: Track, b: Track): boolean {
   const frames = new Set(b.boxes.map((hit) => hit.frame));
   return a.boxes.some((hit) => frames.has(hit.frame));
