@@ -92,6 +92,9 @@ describe('usage', () => {
     expect(badThreads.exitCode).toBe(2);
     const badGate = await hivesight(['eval', 'x', '--min-ap50', 'bee=2']);
     expect(badGate.exitCode).toBe(2);
+    const badCountGate = await hivesight(['eval', 'x', '--max-count-error', '-1']);
+    expect(badCountGate.exitCode).toBe(2);
+    expect(badCountGate.stderr).toMatch(/--max-count-error must be a percentage/);
     const badBlock = await hivesight(['eval', 'x', '--block', '0']);
     expect(badBlock.exitCode).toBe(2);
     expect(badBlock.stderr).toMatch(/--block must be a whole number/);
@@ -293,6 +296,22 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(failing.stdout).toMatch(/AP50/);
     const passing = await hivesight(['eval', yolo(), '--min-ap50', 'bee=0']);
     expect(passing.exitCode, passing.stderr).toBe(0);
+  });
+
+  it('fails a --max-count-error gate above the ceiling, and passes at or under it', async () => {
+    // The model finds none of the six labelled boxes, so every image is 100 % off.
+    const failing = await hivesight(['eval', yolo(), '--json', '--max-count-error', '50']);
+    expect(failing.exitCode).toBe(1);
+    expect(failing.stderr).toMatch(/gate failed: count error 100\.0 % > 50 %/);
+    const report = JSON.parse(failing.stdout) as { count_error_pct: number; gates: unknown[] };
+    expect(report.count_error_pct).toBe(100);
+    expect(report.gates).toEqual([{ metric: 'count_error_pct', max: 50, actual: 100, ok: false }]);
+    const passing = await hivesight(['eval', yolo(), '--max-count-error', '100']);
+    expect(passing.exitCode, passing.stderr).toBe(0);
+    expect(passing.stdout).toMatch(/gate count error <= 100 %: ok \(100\.0 %\)/);
+    const onCrops = await hivesight(['eval', crops(), '--max-count-error', '10']);
+    expect(onCrops.exitCode).toBe(2);
+    expect(onCrops.stderr).toMatch(/crop set: it has accuracy, not AP50 or a count error/);
   });
 
   it('adds bootstrap intervals with --intervals, and runs of frames with --block', async () => {

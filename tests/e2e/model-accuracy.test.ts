@@ -193,6 +193,8 @@ describe('model accuracy', () => {
         '--errors',
         '--min-ap50',
         `bee=${MIN_HIVE_AP50.bee},pollen=${MIN_HIVE_AP50.pollen},drone=${MIN_HIVE_AP50.drone}`,
+        '--max-count-error',
+        String(MAX_HIVE_COUNT_ERROR_PCT),
       ]);
       console.info(
         `hive-entrance val: ${JSON.stringify(report.classes)} count error ${String(report.count_error_pct)} %`,

@@ -1,8 +1,8 @@
 /**
  * `hivesight eval DATASET`: scores the model on a labelled folder through the production path
  * (same probe, decode and detector as analyze) and prints AP50, precision, recall, support and
- * count error, or crop accuracy. `--min-ap50 CLASS=X,...` (and `--min-accuracy X` for crop
- * sets) turn it into a CI gate: exit 1 when a gate fails. `--intervals` (or `--block N` for runs
+ * count error, or crop accuracy. `--min-ap50 CLASS=X,...` and `--max-count-error PCT` (and
+ * `--min-accuracy X` for crop sets) turn it into a CI gate: exit 1 when a gate fails. `--intervals` (or `--block N` for runs
  * of video frames) adds 95 % bootstrap intervals, to tell a real model change from the scatter;
  * `--baseline MODEL` scores a second model on the same images and prints each figure's change
  * with a paired interval (what both models share cancels, so it is far narrower); `--errors`
@@ -26,6 +26,7 @@ interface EvalFlags extends EngineFlags {
   json?: boolean;
   minAp50?: Gate[];
   minAccuracy?: number;
+  maxCountError?: number;
   map?: string[];
   intervals?: boolean;
   block?: number;
@@ -38,16 +39,31 @@ interface Gate {
   min: number;
 }
 
-interface GateResult extends Gate {
-  metric: 'ap50' | 'accuracy';
+interface Outcome {
   actual: number | null;
   ok: boolean;
 }
+
+/** A gate's result as `--json` carries it: a floor on a class's AP50 or on accuracy, or a ceiling on the count error. */
+type GateResult =
+  | (Gate & Outcome & { metric: 'ap50' | 'accuracy' })
+  | (Outcome & { metric: 'count_error_pct'; max: number });
 
 function unitInterval(name: string, value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
     throw new InvalidArgumentError(`${name} must be between 0 and 1, got "${value}".`);
+  }
+  return n;
+}
+
+/** A percentage: the count error is one (5.6 means 5.6 %), and may exceed 100. */
+function percentage(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
+    throw new InvalidArgumentError(
+      `--max-count-error must be a percentage, 0 or more (e.g. 6 for 6 %), got "${value}".`,
+    );
   }
   return n;
 }
@@ -93,6 +109,11 @@ export function registerEvalCommand(program: Command): void {
     .argument('<dataset>', 'dataset folder, e.g. ../shared/datasets/bees-hornets/valid')
     .option('--json', 'print the result as one JSON object')
     .option('--min-ap50 <gates>', 'fail (exit 1) below these AP50s: CLASS=X,...', parseGates)
+    .option(
+      '--max-count-error <pct>',
+      'fail (exit 1) above this mean count error per image, in % (e.g. 6)',
+      percentage,
+    )
     .option('--min-accuracy <x>', 'crop sets: fail (exit 1) below this accuracy', (v) =>
       unitInterval('--min-accuracy', v),
     )
@@ -189,20 +210,28 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
 
   const failedGates = gates.filter((g) => !g.ok);
   for (const g of failedGates) {
-    const what = g.metric === 'ap50' ? `AP50 of ${g.cls}` : 'accuracy';
-    const actual =
-      g.actual === null ? 'not measured (no labels or not detectable)' : g.actual.toFixed(3);
-    process.stderr.write(`${paint.red(`gate failed: ${what} ${actual} < ${g.min}`)}\n`);
+    process.stderr.write(`${paint.red(`gate failed: ${describeFailure(g)}`)}\n`);
   }
   return failedGates.length > 0 ? EXIT_USER : EXIT_OK;
+}
+
+function describeFailure(g: GateResult): string {
+  if (g.metric === 'count_error_pct') {
+    const actual = g.actual === null ? 'not measured (no labels)' : `${g.actual.toFixed(1)} %`;
+    return `count error ${actual} > ${g.max} %`;
+  }
+  const what = g.metric === 'ap50' ? `AP50 of ${g.cls}` : 'accuracy';
+  const actual =
+    g.actual === null ? 'not measured (no labels or not detectable)' : g.actual.toFixed(3);
+  return `${what} ${actual} < ${g.min}`;
 }
 
 function checkGates(report: EvalReport, flags: EvalFlags): GateResult[] {
   const results: GateResult[] = [];
   if (report.kind === 'crops') {
-    if (flags.minAp50?.length) {
+    if (flags.minAp50?.length || flags.maxCountError !== undefined) {
       throw new UsageError(
-        `${report.dataset} is a crop set: it has accuracy, not AP50.`,
+        `${report.dataset} is a crop set: it has accuracy, not AP50 or a count error.`,
         'Use --min-accuracy X for crop sets.',
       );
     }
@@ -227,6 +256,11 @@ function checkGates(report: EvalReport, flags: EvalFlags): GateResult[] {
   for (const gate of flags.minAp50 ?? []) {
     const actual = report.classes[gate.cls]?.ap50 ?? null;
     results.push({ ...gate, metric: 'ap50', actual, ok: actual !== null && actual >= gate.min });
+  }
+  if (flags.maxCountError !== undefined) {
+    const actual = report.count_error_pct;
+    const max = flags.maxCountError;
+    results.push({ metric: 'count_error_pct', max, actual, ok: actual !== null && actual <= max });
   }
   return results;
 }
@@ -310,8 +344,13 @@ function formatReport(output: EvalOutput): string {
   if (output.errors) lines.push('', ...formatErrors(output));
   for (const note of output.notes) lines.push(`note: ${note}`);
   for (const g of output.gates) {
-    const what = g.metric === 'ap50' ? `AP50 ${g.cls}` : 'accuracy';
-    lines.push(`gate ${what} >= ${g.min}: ${g.ok ? 'ok' : 'FAILED'} (${fmt(g.actual)})`);
+    const verdict = g.ok ? 'ok' : 'FAILED';
+    if (g.metric === 'count_error_pct') {
+      lines.push(`gate count error <= ${g.max} %: ${verdict} (${fmt(g.actual, 1)} %)`);
+    } else {
+      const what = g.metric === 'ap50' ? `AP50 ${g.cls}` : 'accuracy';
+      lines.push(`gate ${what} >= ${g.min}: ${verdict} (${fmt(g.actual)})`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }
