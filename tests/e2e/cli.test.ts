@@ -302,13 +302,13 @@ describe.skipIf(!hasModel)('eval', () => {
     // The model finds none of the six labelled boxes, so every image is 100 % off.
     const failing = await hivesight(['eval', yolo(), '--json', '--max-count-error', '50']);
     expect(failing.exitCode).toBe(1);
-    expect(failing.stderr).toMatch(/gate failed: count error 100\.0 % > 50 %/);
+    expect(failing.stderr).toMatch(/gate failed: count error 100\.00 % > 50 %/);
     const report = JSON.parse(failing.stdout) as { count_error_pct: number; gates: unknown[] };
     expect(report.count_error_pct).toBe(100);
     expect(report.gates).toEqual([{ metric: 'count_error_pct', max: 50, actual: 100, ok: false }]);
     const passing = await hivesight(['eval', yolo(), '--max-count-error', '100']);
     expect(passing.exitCode, passing.stderr).toBe(0);
-    expect(passing.stdout).toMatch(/gate count error <= 100 %: ok \(100\.0 %\)/);
+    expect(passing.stdout).toMatch(/gate count error <= 100 %: ok \(100\.00 %\)/);
     const onCrops = await hivesight(['eval', crops(), '--max-count-error', '10']);
     expect(onCrops.exitCode).toBe(2);
     expect(onCrops.stderr).toMatch(/crop set: it has accuracy, not AP50 or a count error/);

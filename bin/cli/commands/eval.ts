@@ -2,11 +2,11 @@
  * `hivesight eval DATASET`: scores the model on a labelled folder through the production path
  * (same probe, decode and detector as analyze) and prints AP50, precision, recall, support and
  * count error, or crop accuracy. `--min-ap50 CLASS=X,...` and `--max-count-error PCT` (and
- * `--min-accuracy X` for crop sets) turn it into a CI gate: exit 1 when a gate fails. `--intervals` (or `--block N` for runs
- * of video frames) adds 95 % bootstrap intervals, to tell a real model change from the scatter;
- * `--baseline MODEL` scores a second model on the same images and prints each figure's change
- * with a paired interval (what both models share cancels, so it is far narrower); `--errors`
- * says what the errors are (eval-errors.ts).
+ * `--min-accuracy X` for crop sets) turn it into a CI gate: exit 1 when a gate fails.
+ * `--intervals` (or `--block N` for runs of video frames) adds 95 % bootstrap intervals, to tell
+ * a real model change from the scatter; `--baseline MODEL` scores a second model on the same
+ * images and prints each figure's change with a paired interval (what both models share cancels,
+ * so it is far narrower); `--errors` says what the errors are (eval-errors.ts).
  */
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
@@ -44,7 +44,10 @@ interface Outcome {
   ok: boolean;
 }
 
-/** A gate's result as `--json` carries it: a floor on a class's AP50 or on accuracy, or a ceiling on the count error. */
+/**
+ * A gate's result as `--json` carries it: a floor on a class's AP50 or on accuracy, or a
+ * ceiling on the count error.
+ */
 type GateResult =
   | (Gate & Outcome & { metric: 'ap50' | 'accuracy' })
   | (Outcome & { metric: 'count_error_pct'; max: number });
@@ -217,7 +220,7 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
 
 function describeFailure(g: GateResult): string {
   if (g.metric === 'count_error_pct') {
-    const actual = g.actual === null ? 'not measured (no labels)' : `${g.actual.toFixed(1)} %`;
+    const actual = g.actual === null ? 'not measured (no labels)' : `${g.actual.toFixed(2)} %`;
     return `count error ${actual} > ${g.max} %`;
   }
   const what = g.metric === 'ap50' ? `AP50 of ${g.cls}` : 'accuracy';
@@ -346,7 +349,7 @@ function formatReport(output: EvalOutput): string {
   for (const g of output.gates) {
     const verdict = g.ok ? 'ok' : 'FAILED';
     if (g.metric === 'count_error_pct') {
-      lines.push(`gate count error <= ${g.max} %: ${verdict} (${fmt(g.actual, 1)} %)`);
+      lines.push(`gate count error <= ${g.max} %: ${verdict} (${fmt(g.actual, 2)} %)`);
     } else {
       const what = g.metric === 'ap50' ? `AP50 ${g.cls}` : 'accuracy';
       lines.push(`gate ${what} >= ${g.min}: ${verdict} (${fmt(g.actual)})`);
