@@ -60,12 +60,12 @@ function unitInterval(name: string, value: string): number {
   return n;
 }
 
-/** A percentage: the count error is one (5.6 means 5.6 %), and may exceed 100. */
-function percentage(value: string): number {
+/** A percentage, as the count error is one (5.6 means 5.6 %); it may exceed 100. */
+function percentage(name: string, value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
     throw new InvalidArgumentError(
-      `--max-count-error must be a percentage, 0 or more (e.g. 6 for 6 %), got "${value}".`,
+      `${name} must be a percentage, 0 or more (e.g. 6 for 6 %), got "${value}".`,
     );
   }
   return n;
@@ -115,7 +115,7 @@ export function registerEvalCommand(program: Command): void {
     .option(
       '--max-count-error <pct>',
       'fail (exit 1) above this mean count error per image, in % (e.g. 6)',
-      percentage,
+      (v) => percentage('--max-count-error', v),
     )
     .option('--min-accuracy <x>', 'crop sets: fail (exit 1) below this accuracy', (v) =>
       unitInterval('--min-accuracy', v),
