@@ -22,6 +22,8 @@ import { publicConfigRoutes } from './routes/public-config.ts';
 import { filesRoutes } from './routes/files.ts';
 import { groupsRoutes } from './routes/groups.ts';
 import { searchRoutes } from './routes/search.ts';
+import { locationsRoutes } from './routes/locations.ts';
+import { fileDeleteRoutes } from './routes/file-delete.ts';
 
 /** Every API route module, mounted in this order. */
 export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
@@ -32,6 +34,8 @@ export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
   filesRoutes,
   groupsRoutes,
   searchRoutes,
+  locationsRoutes,
+  fileDeleteRoutes,
 ];
 
 export interface AppOptions {

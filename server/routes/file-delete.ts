@@ -1,0 +1,32 @@
+/**
+ * Deleting a file (its owner or an administrator): the row goes with its queued job and hornet
+ * alert, then its media and preview leave the disk. Lists, searches, exports and groupings read
+ * the files table, so the file stops showing everywhere at once. The rows go first: a crash
+ * between the two steps leaves an unreferenced media file, never a record without its media.
+ */
+import { Router } from '@koa/router';
+import type { AppContext } from '../context.ts';
+import { currentUser } from '../context.ts';
+import { loadVisibleFile } from '../files/access.ts';
+import { mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
+
+export function fileDeleteRoutes(app: AppContext): Router {
+  const router = new Router();
+  const dirs = mediaDirs(app.config.dataDir);
+
+  router.delete('/api/files/:id', app.requireUser, async (ctx) => {
+    const user = currentUser(ctx);
+    const row = await loadVisibleFile(app.db, user, ctx.params.id);
+    await app.db.transaction(async (trx) => {
+      await trx('jobs').where('file_id', row.id).delete();
+      await trx('hornet_alerts').where('file_id', row.id).delete();
+      await trx('files').where('id', row.id).delete();
+    });
+    await removeQuietly(storedPath(dirs.media, row.stored_name));
+    if (row.preview_name) await removeQuietly(storedPath(dirs.previews, row.preview_name));
+    app.logger.info('file deleted', { file: row.id, by: user.id });
+    ctx.body = { message: `File ${row.original_name} was deleted.` };
+  });
+
+  return router;
+}
