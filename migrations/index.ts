@@ -13,6 +13,7 @@ import * as m0006 from './20261123_0006_files_list_covering_index.ts';
 import * as m0007 from './20261123_0007_files_search_trigram_indexes.ts';
 import * as m0008 from './20261124_0008_files_stored_records.ts';
 import * as m0009 from './20261124_0009_files_search_by_location.ts';
+import * as m0010 from './20261128_0010_rate_limit_hits.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,6 +30,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261123_0007_files_search_trigram_indexes', m0007],
   ['20261124_0008_files_stored_records', m0008],
   ['20261124_0009_files_search_by_location', m0009],
+  ['20261128_0010_rate_limit_hits', m0010],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -7,7 +7,7 @@ describe('loadConfig', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       port: 8000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       dataDir: path.resolve('./data'),
       databaseUrl: null,
       sqliteFile: path.resolve('./data/hivesight.sqlite'),
@@ -38,7 +38,7 @@ describe('loadConfig', () => {
   it('reads every key it knows', () => {
     const c = loadConfig({
       PORT: '9000',
-      HOST: '127.0.0.1',
+      HOST: '0.0.0.0',
       DATA_DIR: '/srv/hs',
       DATABASE_URL: 'postgres://u@db:5432/hs',
       PUBLIC_URL: 'https://bees.example.org/',
@@ -57,8 +57,13 @@ describe('loadConfig', () => {
       MEDIA_TIMEOUT_SECONDS: '30',
       ANALYSIS_THREAD: 'off',
       SQLITE_READ_CONNECTIONS: '5',
+      RATE_LIMIT_MAX_PER_EMAIL_ALL_IPS: '50',
+      REGISTER_RATE_LIMIT_MAX_PER_IP: '7',
     });
     expect(c.port).toBe(9000);
+    expect(c.host).toBe('0.0.0.0');
+    expect(c.rateLimitMaxPerEmailAllIps).toBe(50);
+    expect(c.registerRateLimitMaxPerIp).toBe(7);
     expect(c.dataDir).toBe('/srv/hs');
     expect(c.databaseUrl).toBe('postgres://u@db:5432/hs');
     expect(c.publicUrl).toBe('https://bees.example.org');

@@ -10,6 +10,10 @@ import type { VideoAnalysis } from '../engine/types.ts';
 
 export interface Config {
   readonly port: number;
+  /**
+   * Interface to listen on: loopback by default, so a fresh `npm start` is not reachable from
+   * the network; a deployment behind a reverse proxy or in a container sets HOST=0.0.0.0.
+   */
   readonly host: string;
   readonly dataDir: string;
   /** postgres://... when set; otherwise SQLite at `sqliteFile`. */
@@ -50,10 +54,17 @@ export interface Config {
   readonly analysisThread: boolean;
   /** Trust X-Forwarded-* (client IP for rate limits) when behind a reverse proxy. */
   readonly trustProxy: boolean;
-  /** Sliding-window rate limits for sign-in and forgot-password. */
+  /**
+   * Sliding-window rate limits for sign-in and forgot-password, kept in the database so every
+   * process counts together: per e-mail from one IP, per IP, and a looser ceiling per e-mail
+   * over all IPs (so failures from an attacker's IP never lock the owner's device out).
+   */
   readonly rateLimitWindowSeconds: number;
   readonly rateLimitMaxPerEmail: number;
   readonly rateLimitMaxPerIp: number;
+  readonly rateLimitMaxPerEmailAllIps: number;
+  /** Registrations per IP per window. */
+  readonly registerRateLimitMaxPerIp: number;
   /** JSON request bodies above this size are refused with 413. */
   readonly jsonBodyLimitBytes: number;
 }
@@ -135,7 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
   };
 
   const port = int('PORT', 8000, 0, 65535);
-  const host = str('HOST') ?? '0.0.0.0';
+  const host = str('HOST') ?? '127.0.0.1';
   const dataDir = path.resolve(str('DATA_DIR') ?? './data');
   const databaseUrl = str('DATABASE_URL');
   if (databaseUrl !== null) url('DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']);
@@ -190,6 +201,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 900, 1),
     rateLimitMaxPerEmail: int('RATE_LIMIT_MAX_PER_EMAIL', 10, 1),
     rateLimitMaxPerIp: int('RATE_LIMIT_MAX_PER_IP', 100, 1),
+    rateLimitMaxPerEmailAllIps: int('RATE_LIMIT_MAX_PER_EMAIL_ALL_IPS', 100, 1),
+    registerRateLimitMaxPerIp: int('REGISTER_RATE_LIMIT_MAX_PER_IP', 20, 1),
     jsonBodyLimitBytes: int('JSON_BODY_LIMIT_BYTES', 100 * 1024, 1024),
   };
   if (Object.keys(problems).length > 0) throw new ConfigError(problems);

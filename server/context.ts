@@ -13,7 +13,7 @@ import { createLogger } from './logger.ts';
 import type { Mailer } from './mailer.ts';
 import { createMailer } from './mailer.ts';
 import { createDb } from './db.ts';
-import { SlidingWindowLimiter } from './auth/rate-limit.ts';
+import { DbRateLimiter } from './auth/rate-limit.ts';
 import { SESSION_COOKIE, SessionStore, sessionCookie } from './auth/sessions.ts';
 import type { SessionUser } from './auth/sessions.ts';
 import { Forbidden, Unauthorized } from './errors.ts';
@@ -39,7 +39,8 @@ export interface AppContext {
   readonly mailer: Mailer;
   readonly logger: Logger;
   readonly sessions: SessionStore;
-  readonly limiter: SlidingWindowLimiter;
+  /** Sign-in, forgot-password and registration limits, counted in the database. */
+  readonly limiter: DbRateLimiter;
   /** 401 unless a valid session cookie; then `ctx.state.user` / `ctx.state.sessionId` are set. */
   readonly requireUser: Middleware;
   /** requireUser, then 403 unless the user's role is ADMIN. */
@@ -85,7 +86,7 @@ export function createAppContext(config: Config, overrides: ContextOverrides = {
       logger,
     });
   const sessions = new SessionStore(db, clock, config.sessionIdleDays * 86_400_000);
-  const limiter = new SlidingWindowLimiter(clock, config.rateLimitWindowSeconds * 1000);
+  const limiter = new DbRateLimiter(db, clock, config.rateLimitWindowSeconds * 1000);
 
   const requireUser: Middleware = async (ctx, next) => {
     const token = ctx.cookies.get(SESSION_COOKIE);

@@ -1,40 +1,116 @@
 /**
- * In-memory sliding-window rate limiter (per process; good enough for one `serve` process, and
- * sign-in attempts are cheap to re-count after a restart). Keys are e.g. `signin:ip:1.2.3.4`.
+ * Sliding-window rate limiter kept in the database (table `rate_limit_hits`, migration 0010), so
+ * every server process counts the same attempts and a restart forgets none. One row per counted
+ * attempt; keys are e.g. `signin:ip:1.2.3.4`.
+ *
+ * An attempt is counted against several keys at once (say per e-mail+IP, per IP and per e-mail):
+ * it is inserted first and counted after, so concurrent attempts from several processes can
+ * only be refused too early, never let through past a limit. A refused attempt is not counted,
+ * so hammering a closed door does not keep it closed longer.
  */
+import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
+import { typed } from '../files/access.ts';
 
-export class SlidingWindowLimiter {
-  private readonly hits = new Map<string, number[]>();
+export interface LimitRule {
+  key: string;
+  max: number;
+}
+
+export type LimitResult =
+  { allowed: true; hitIds: number[] } | { allowed: false; retryAfterSeconds: number };
+
+/** How often one process deletes hits older than the window (clock time). */
+const PRUNE_EVERY_MS = 60_000;
+/** Keys are cut to the column's width; e-mails are at most 320 characters. */
+const MAX_KEY = 400;
+
+export class DbRateLimiter {
+  private lastPrune = 0;
   constructor(
+    private readonly db: Knex,
     private readonly clock: Clock,
-    private readonly windowMs: number,
+    readonly windowMs: number,
   ) {}
 
-  /**
-   * Records one hit for `key` and says whether it is within `max` hits per window; when not,
-   * also how many seconds until the oldest hit leaves the window.
-   */
-  hit(key: string, max: number): { allowed: boolean; retryAfterSeconds: number } {
-    const now = this.clock.now().getTime();
-    const since = now - this.windowMs;
-    const list = (this.hits.get(key) ?? []).filter((t) => t > since);
-    if (list.length >= max) {
-      this.hits.set(key, list);
-      return {
-        allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((list[0]! + this.windowMs - now) / 1000)),
-      };
+  /** Counts one attempt against every rule; when any rule is over its max, counts none. */
+  async hit(rules: readonly LimitRule[]): Promise<LimitResult> {
+    const now = this.clock.now();
+    const at = now.toISOString();
+    const since = new Date(now.getTime() - this.windowMs).toISOString();
+    await this.prune(now);
+    const hitIds: number[] = [];
+    for (const rule of rules) {
+      const inserted = await typed<Array<{ id: number } | number>>(
+        this.db('rate_limit_hits').insert({ key: rule.key.slice(0, MAX_KEY), at }, ['id']),
+      );
+      const first = inserted[0];
+      hitIds.push(Number(typeof first === 'object' ? first.id : first));
     }
-    list.push(now);
-    this.hits.set(key, list);
-    if (this.hits.size > 10_000) this.prune(since);
-    return { allowed: true, retryAfterSeconds: 0 };
+    let retryAfterSeconds = 0;
+    for (const rule of rules) {
+      const key = rule.key.slice(0, MAX_KEY);
+      const row = await typed<{ n: number | string } | undefined>(
+        this.db('rate_limit_hits')
+          .where('key', key)
+          .andWhere('at', '>', since)
+          .count<{ n: number | string }>({ n: '*' })
+          .first(),
+      );
+      const count = Number(row?.n ?? 0);
+      if (count <= rule.max) continue;
+      // Without this attempt, `count - 1` hits are in the window; the door opens again once
+      // `count - 1 - max + 1` of them have left it, i.e. when the hit at that offset expires.
+      const opensWith = await typed<{ at: string } | undefined>(
+        this.db('rate_limit_hits')
+          .where('key', key)
+          .andWhere('at', '>', since)
+          .whereNotIn('id', hitIds)
+          .orderBy([{ column: 'at' }, { column: 'id' }])
+          .offset(Math.max(0, count - 1 - rule.max))
+          .first('at'),
+      );
+      const opensAt = opensWith ? Date.parse(opensWith.at) + this.windowMs : now.getTime();
+      retryAfterSeconds = Math.max(
+        retryAfterSeconds,
+        Math.max(1, Math.ceil((opensAt - now.getTime()) / 1000)),
+      );
+    }
+    if (retryAfterSeconds === 0) return { allowed: true, hitIds };
+    await this.db('rate_limit_hits').whereIn('id', hitIds).delete();
+    return { allowed: false, retryAfterSeconds };
   }
 
-  private prune(since: number): void {
-    for (const [key, list] of this.hits) {
-      if (list.every((t) => t <= since)) this.hits.delete(key);
-    }
+  /** Forgets every hit of these keys (a successful sign-in clears its own failures). */
+  async reset(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.db('rate_limit_hits')
+      .whereIn(
+        'key',
+        keys.map((k) => k.slice(0, MAX_KEY)),
+      )
+      .delete();
   }
+
+  /** Uncounts particular hits (an attempt that turned out not to need counting). */
+  async forget(hitIds: readonly number[]): Promise<void> {
+    if (hitIds.length > 0) await this.db('rate_limit_hits').whereIn('id', hitIds).delete();
+  }
+
+  private async prune(now: Date): Promise<void> {
+    if (now.getTime() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now.getTime();
+    await this.db('rate_limit_hits')
+      .where('at', '<=', new Date(now.getTime() - this.windowMs).toISOString())
+      .delete();
+  }
+}
+
+/** "14 minutes", "1 minute", "40 seconds": how long a throttled user waits, in words. */
+export function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 120) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.ceil(minutes / 60);
+  return `${hours} hours`;
 }

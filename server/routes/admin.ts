@@ -10,6 +10,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { AppContext } from '../context.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { usersWithProducts } from '../users/repo.ts';
+import { isLookalikeEmail } from '../users/unicode.ts';
 
 export const USERS_CSV = 'all_users.csv';
 /** The only names download-csv serves, each mapped to its file under DATA_DIR/exports. */
@@ -27,8 +28,9 @@ export function csvSafe(value: string): string {
 export function adminRoutes(app: AppContext): Router {
   const router = new Router();
 
-  // Rows [email, start_date, end_date, product_name]; users without a product appear once with
-  // empty product fields so the overview lists every account.
+  // Rows [email, start_date, end_date, product_name, lookalike_email]; users without a product
+  // appear once with empty product fields so the overview lists every account. The spec's four
+  // fields come first; lookalike_email (appended) is true for an address mixing scripts.
   router.post('/api/users-and-products', app.requireAdmin, async (ctx) => {
     const rows = await usersWithProducts(app.db);
     ctx.body = rows.map((r) => [
@@ -36,6 +38,7 @@ export function adminRoutes(app: AppContext): Router {
       r.start_date ?? '',
       r.end_date ?? '',
       r.product_name ?? '',
+      isLookalikeEmail(r.email),
     ]);
   });
 
@@ -51,11 +54,21 @@ export function adminRoutes(app: AppContext): Router {
           r.product_name ?? '',
           r.start_date ?? '',
           r.end_date ?? '',
+          isLookalikeEmail(r.email) ? 'true' : 'false',
         ].map(csvSafe),
       ),
       {
         header: true,
-        columns: ['email', 'name', 'role', 'created_at', 'product_name', 'start_date', 'end_date'],
+        columns: [
+          'email',
+          'name',
+          'role',
+          'created_at',
+          'product_name',
+          'start_date',
+          'end_date',
+          'lookalike_email',
+        ],
       },
     );
     const dir = exportsDir(app.config.dataDir);

@@ -10,6 +10,9 @@ import { currentUser } from '../context.ts';
 import { bodyOf, stringField } from '../middleware/body.ts';
 import { RateLimited, ServiceUnavailable, ValidationError } from '../errors.ts';
 import { dummyPasswordHash, verifyPassword } from '../auth/passwords.ts';
+import { MAX_PASSWORD_LENGTH, passwordProblem } from '../auth/password-rules.ts';
+import type { LimitRule } from '../auth/rate-limit.ts';
+import { waitText } from '../auth/rate-limit.ts';
 import { SESSION_COOKIE, clearedSessionCookie, sessionCookie } from '../auth/sessions.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import {
@@ -20,27 +23,45 @@ import {
   setPassword,
 } from '../users/repo.ts';
 import { activeProducts } from '../users/plans.ts';
+import { stripBidiControls } from '../users/unicode.ts';
 import { today } from '../clock.ts';
 
-export const MIN_PASSWORD_LENGTH = 8;
+export { MIN_PASSWORD_LENGTH } from '../auth/password-rules.ts';
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
-const MAX_PASSWORD_LENGTH = 1024;
 export const MAX_LOCATIONS = 100;
 
 export function authRoutes(app: AppContext): Router {
   const router = new Router();
   const { config, db, clock, sessions } = app;
 
-  /** Counts one attempt against both the client IP and the e-mail; 429 past either limit. */
-  const limit = (ctx: Context, action: string, email: string): void => {
-    for (const [key, max] of [
-      [`${action}:ip:${ctx.ip}`, config.rateLimitMaxPerIp],
-      [`${action}:email:${normaliseEmail(email)}`, config.rateLimitMaxPerEmail],
-    ] as const) {
-      if (key.endsWith(':email:')) continue; // no e-mail given: only the IP counts
-      const { allowed, retryAfterSeconds } = app.limiter.hit(key, max);
-      if (!allowed) throw new RateLimited(undefined, retryAfterSeconds);
+  /**
+   * The keys one attempt counts against. Per e-mail from this IP (tight: guessing one account),
+   * per IP (looser: one address trying many accounts), and per e-mail over every IP (loosest: a
+   * distributed guess at one account). An attacker's failures from elsewhere fill only the
+   * last, so the owner's own device keeps working long after the attacker is stopped.
+   */
+  const rulesFor = (ctx: Context, action: string, email: string): LimitRule[] => {
+    const rules: LimitRule[] = [{ key: `${action}:ip:${ctx.ip}`, max: config.rateLimitMaxPerIp }];
+    const address = normaliseEmail(email);
+    if (address) {
+      rules.push(
+        { key: `${action}:email-ip:${address}|${ctx.ip}`, max: config.rateLimitMaxPerEmail },
+        { key: `${action}:email:${address}`, max: config.rateLimitMaxPerEmailAllIps },
+      );
     }
+    return rules;
+  };
+
+  /** Counts one attempt; 429 with Retry-After and the wait in words past any limit. */
+  const limit = async (rules: LimitRule[], what: string): Promise<number[]> => {
+    const result = await app.limiter.hit(rules);
+    if (!result.allowed) {
+      throw new RateLimited(
+        `Too many ${what}. Please wait ${waitText(result.retryAfterSeconds)} and try again.`,
+        result.retryAfterSeconds,
+      );
+    }
+    return result.hitIds;
   };
 
   // Spec contract: the role string on success, an empty body on bad credentials (200, so the
@@ -49,7 +70,8 @@ export function authRoutes(app: AppContext): Router {
     const body = bodyOf(ctx);
     const email = stringField(body, 'email_address');
     const password = typeof body.password === 'string' ? body.password : '';
-    limit(ctx, 'signin', email);
+    const rules = rulesFor(ctx, 'signin', email);
+    const hitIds = await limit(rules, 'sign-in attempts');
     const user =
       email && password.length <= MAX_PASSWORD_LENGTH
         ? await findUserByEmail(db, email)
@@ -62,6 +84,13 @@ export function authRoutes(app: AppContext): Router {
       ctx.body = '';
       return;
     }
+    // Success forgets this device's failures for the account and uncounts itself, so the
+    // owner's own sign-ins never use up the allowance. The all-IP count stays: it is what stops
+    // a distributed guess, and a success of the owner must not reopen it.
+    await app.limiter.forget(hitIds);
+    await app.limiter.reset(
+      rules.filter((r) => r.key.startsWith('signin:email-ip:')).map((r) => r.key),
+    );
     const token = await sessions.create(user.id);
     ctx.append(
       'Set-Cookie',
@@ -72,8 +101,12 @@ export function authRoutes(app: AppContext): Router {
   });
 
   router.post('/api/register-user/', async (ctx) => {
+    await limit(
+      [{ key: `register:ip:${ctx.ip}`, max: config.registerRateLimitMaxPerIp }],
+      'registrations from your network',
+    );
     const body = bodyOf(ctx);
-    const name = stringField(body, 'name');
+    const name = stripBidiControls(stringField(body, 'name')).trim();
     const email = stringField(body, 'email');
     const password = typeof body.password === 'string' ? body.password : '';
     const confirm = typeof body.confirmPassword === 'string' ? body.confirmPassword : '';
@@ -82,10 +115,8 @@ export function authRoutes(app: AppContext): Router {
     else if (name.length > 200) fields.name = 'Name must be at most 200 characters';
     if (!email) fields.email = 'Email is required';
     else if (!EMAIL_RE.test(email) || email.length > 320) fields.email = 'Invalid email';
-    if (!password) fields.password = 'Password is required';
-    else if (password.length < MIN_PASSWORD_LENGTH)
-      fields.password = 'Password must be at least 8 characters';
-    else if (password.length > MAX_PASSWORD_LENGTH) fields.password = 'Password is too long';
+    const weak = passwordProblem(password, email);
+    if (weak) fields.password = weak;
     if (!confirm) fields.confirmPassword = 'Confirm Password is required';
     else if (confirm !== password) fields.confirmPassword = 'Passwords must match';
     const locations = Array.isArray(body.locations) ? (body.locations as unknown[]) : [];
@@ -94,14 +125,19 @@ export function authRoutes(app: AppContext): Router {
     if (cleanLocations(locations).length > MAX_LOCATIONS)
       fields.locations = `Register at most ${MAX_LOCATIONS} hive locations`;
     if (Object.keys(fields).length > 0) throw ValidationError.of(fields);
-    const user = await createUser(db, clock, { email, name, password, locations });
+    const user = await createUser(db, clock, {
+      email,
+      name,
+      password,
+      locations,
+    });
     ctx.status = 201;
     ctx.body = { message: 'Registration successful!', email: user.email };
   });
 
   router.post('/api/forgot-password', async (ctx) => {
     const email = stringField(bodyOf(ctx), 'email_address');
-    limit(ctx, 'forgot', email);
+    await limit(rulesFor(ctx, 'forgot', email), 'password reset requests');
     const user = email && EMAIL_RE.test(email) ? await findUserByEmail(db, email) : undefined;
     if (!user) {
       ctx.body = { message: 'INVALID_EMAIL_ADDRESS' };
@@ -138,9 +174,6 @@ export function authRoutes(app: AppContext): Router {
     const token = stringField(body, 'token');
     const password = typeof body.new_password === 'string' ? body.new_password : '';
     if (!password) throw ValidationError.of({ new_password: 'Password is required' });
-    if (password.length < MIN_PASSWORD_LENGTH) {
-      throw ValidationError.of({ new_password: 'Password must be at least 8 characters' });
-    }
     if (password.length > MAX_PASSWORD_LENGTH)
       throw ValidationError.of({ new_password: 'Password is too long' });
     const invalid = (): ValidationError =>
@@ -151,8 +184,16 @@ export function authRoutes(app: AppContext): Router {
     const now = clock.now().toISOString();
     const hash = hashToken(token);
     const row = await db('password_resets')
+      .join('users', 'users.id', 'password_resets.user_id')
       .where({ token_hash: hash })
-      .first<{ id: number; user_id: number } | undefined>('id', 'user_id');
+      .first<{ id: number; user_id: number; email: string } | undefined>(
+        'password_resets.id',
+        'password_resets.user_id',
+        'users.email',
+      );
+    // The rules are checked before the token is spent, so a refused password keeps the link.
+    const weak = passwordProblem(password, row?.email ?? '');
+    if (weak) throw ValidationError.of({ new_password: weak });
     if (!row) throw invalid();
     // Claim the token atomically: only one request can flip used_at from null.
     const claimed = await db('password_resets')

@@ -5,6 +5,7 @@ import type { Role } from '../auth/sessions.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { Conflict } from '../errors.ts';
 import type { ProductName } from './plans.ts';
+import { stripBidiControls } from './unicode.ts';
 
 export interface UserRow {
   id: number;
@@ -39,7 +40,7 @@ export async function createUser(
     }
     const row = {
       email,
-      name: input.name.trim(),
+      name: stripBidiControls(input.name).trim(),
       password_hash: passwordHash,
       role: input.role ?? 'USER',
       created_at: clock.now().toISOString(),

@@ -86,10 +86,17 @@ describe.each(DB_KINDS)('account and admin routes on %s', (kind) => {
       const withProduct = await createUserDirect(t.server);
       await grant(t.server, withProduct.email, 'Researcher', '2031-12-31', '2026-01-01');
       const without = await createUserDirect(t.server);
-      const rows = (await client.post('/api/users-and-products')).json<string[][]>();
-      expect(rows).toContainEqual([withProduct.email, '2026-01-01', '2031-12-31', 'Researcher']);
-      expect(rows).toContainEqual([without.email, '', '', '']);
-      for (const row of rows) expect(row).toHaveLength(4);
+      const rows = (await client.post('/api/users-and-products')).json<unknown[][]>();
+      // The spec's four fields, then lookalike_email (issue 44).
+      expect(rows).toContainEqual([
+        withProduct.email,
+        '2026-01-01',
+        '2031-12-31',
+        'Researcher',
+        false,
+      ]);
+      expect(rows).toContainEqual([without.email, '', '', '', false]);
+      for (const row of rows) expect(row).toHaveLength(5);
     });
 
     it('get-all-users writes all_users.csv; download-csv serves it and refuses anything else', async () => {
@@ -103,7 +110,9 @@ describe.each(DB_KINDS)('account and admin routes on %s', (kind) => {
       expect(dl.headers.get('content-type')).toMatch(/^text\/csv/);
       expect(dl.headers.get('content-disposition')).toBe('attachment; filename="all_users.csv"');
       const lines = dl.text.trim().split('\n');
-      expect(lines[0]).toBe('email,name,role,created_at,product_name,start_date,end_date');
+      expect(lines[0]).toBe(
+        'email,name,role,created_at,product_name,start_date,end_date,lookalike_email',
+      );
       const evilLine = lines.find((l) => l.startsWith(evil.email));
       expect(evilLine).toContain(`'=HYPERLINK`);
 

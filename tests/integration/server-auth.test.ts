@@ -63,14 +63,14 @@ describe.each(DB_KINDS)('identity routes on %s', (kind) => {
       const res = await c.post('/api/register-user/', {
         name: 'Ana',
         email,
-        password: 'password-8',
-        confirmPassword: 'password-8',
+        password: 'honey-gate-8',
+        confirmPassword: 'honey-gate-8',
         locations: ['  North  ', '', 'North', 'south field', '   ', 'South Field', 42],
       });
       expect(res.status).toBe(201);
       expect(res.json<{ message: string }>().message).toBe('Registration successful!');
       expect(res.text).toBeTruthy();
-      expect(await signIn(c, email.toLowerCase(), 'password-8')).toBe('USER');
+      expect(await signIn(c, email.toLowerCase(), 'honey-gate-8')).toBe('USER');
       const locs = await c.post('/api/get-locations-user/', {
         email_address: 'someone-else@example.com',
       });
@@ -86,8 +86,8 @@ describe.each(DB_KINDS)('identity routes on %s', (kind) => {
       const dup = await t.client().post('/api/register-user/', {
         name: 'Other',
         email: email.toUpperCase(),
-        password: 'password-9',
-        confirmPassword: 'password-9',
+        password: 'honey-gate-9',
+        confirmPassword: 'honey-gate-9',
         locations: [],
       });
       expect(dup.status).toBe(409);
@@ -96,22 +96,27 @@ describe.each(DB_KINDS)('identity routes on %s', (kind) => {
 
     it.each([
       [
-        { email: 'a@b.co', password: 'password1', confirmPassword: 'password1' },
+        { email: 'a@b.co', password: 'honey-comb1', confirmPassword: 'honey-comb1' },
         'name',
         'Name is required',
       ],
       [
-        { name: 'A', password: 'password1', confirmPassword: 'password1' },
+        { name: 'A', password: 'honey-comb1', confirmPassword: 'honey-comb1' },
         'email',
         'Email is required',
       ],
       [
-        { name: 'A', email: 'not-an-email', password: 'password1', confirmPassword: 'password1' },
+        {
+          name: 'A',
+          email: 'not-an-email',
+          password: 'honey-comb1',
+          confirmPassword: 'honey-comb1',
+        },
         'email',
         'Invalid email',
       ],
       [
-        { name: 'A', email: 'a@b.co', confirmPassword: 'password1' },
+        { name: 'A', email: 'a@b.co', confirmPassword: 'honey-comb1' },
         'password',
         'Password is required',
       ],
@@ -121,12 +126,12 @@ describe.each(DB_KINDS)('identity routes on %s', (kind) => {
         'Password must be at least 8 characters',
       ],
       [
-        { name: 'A', email: 'a@b.co', password: 'password1' },
+        { name: 'A', email: 'a@b.co', password: 'honey-comb1' },
         'confirmPassword',
         'Confirm Password is required',
       ],
       [
-        { name: 'A', email: 'a@b.co', password: 'password1', confirmPassword: 'password2' },
+        { name: 'A', email: 'a@b.co', password: 'honey-comb1', confirmPassword: 'honey-comb2' },
         'confirmPassword',
         'Passwords must match',
       ],

@@ -117,6 +117,17 @@ describe.each(DB_KINDS)('password reset on %s', (kind) => {
         'Password must be at least 8 characters',
       );
 
+      // Guessable passwords are refused with the reason, and the link stays usable.
+      for (const [weak, reason] of [
+        ['password123', /too common/],
+        ['        ', /only spaces/],
+        [email.toUpperCase(), /email address/],
+      ] as const) {
+        const res = await t.client().post('/api/reset-password', { token, new_password: weak });
+        expect(res.status, weak).toBe(400);
+        expect(res.json<{ message: string }>().message).toMatch(reason);
+      }
+
       const ok = await t
         .client()
         .post('/api/reset-password', { token, new_password: 'brand-new-pass' });
