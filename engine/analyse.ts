@@ -15,6 +15,7 @@ import type { MediaTools } from './media/tools.ts';
 import { beeCoverage, countFrame, countTracks } from './reports/counts.ts';
 import { renderPreview } from './reports/preview.ts';
 import { Tracker, trackerOptionsFor } from './tracking/tracker.ts';
+import { HONEYBEE_CLASSES } from './types.ts';
 import type {
   AnalysisProgress,
   AnalysisResult,
@@ -53,6 +54,11 @@ export interface AnalyseOptions {
 export interface AnalysisOutput extends AnalysisResult {
   /** Annotated JPEG of the frame with the most detections, when asked for. */
   preview?: Buffer;
+  /**
+   * The same frame with honeybee boxes only (no wasps, no hornets), for viewers whose plan does
+   * not include those classes; the same buffer as `preview` when the frame shows none.
+   */
+  honeybeePreview?: Buffer;
 }
 
 export async function analyseFile(
@@ -197,12 +203,13 @@ export async function analyseFile(
     analysedAt: (deps.now?.() ?? new Date()).toISOString(),
   };
   if (busiest) {
-    result.preview = await renderPreview(
-      busiest.frame,
-      busiest.detections,
-      media.width,
-      media.height,
-    );
+    const { frame, detections } = busiest;
+    result.preview = await renderPreview(frame, detections, media.width, media.height);
+    const honeybees = detections.filter((d) => HONEYBEE_CLASSES.includes(d.cls));
+    result.honeybeePreview =
+      honeybees.length === detections.length
+        ? result.preview
+        : await renderPreview(frame, honeybees, media.width, media.height);
   }
   return result;
 }

@@ -58,13 +58,24 @@ export async function writeFileOutputs(
   return { csv, preview };
 }
 
-/** The result as JSON-able data: counts, frames, tracks, model, timing; never pixels. */
+/**
+ * The result as JSON-able data: counts, frames, tracks, model, timing; never pixels. `counts`
+ * are unique insects (tracks in a video, detections in a picture), said so by `countsAre`;
+ * `onScreen` gives honeybees per sampled frame (mean and peak), what a chart of frames shows.
+ */
 export function resultJson(
+  mod: Pick<EngineModule, 'honeybeesOnScreen'>,
   result: AnalysisOutput,
   extra: { path: string; outputs: FileOutputs },
 ): Record<string, unknown> {
-  const { preview: _preview, ...rest } = result;
-  return { ...rest, path: extra.path, outputs: extra.outputs };
+  const { preview: _preview, honeybeePreview: _honeybeePreview, ...rest } = result;
+  return {
+    ...rest,
+    countsAre: result.media.kind === 'video' ? 'unique insects (tracks)' : 'detections',
+    onScreen: mod.honeybeesOnScreen(result.frames),
+    path: extra.path,
+    outputs: extra.outputs,
+  };
 }
 
 /** One summary row per result; `display` renames files whose base names clash. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeDetection } from '../detection/detection.ts';
 import type { ProductClass, Track } from '../types.ts';
-import { beeCoverage, countFrame, countTracks, unionArea } from './counts.ts';
+import { beeCoverage, countFrame, countTracks, honeybeesOnScreen, unionArea } from './counts.ts';
 
 const d = (cls: ProductClass, x: number, y: number, w: number, h: number) =>
   makeDetection(cls, 0.9, { x, y, width: w, height: h });
@@ -63,5 +63,21 @@ describe('beeCoverage', () => {
     // A plus sign: 30x10 + 10x30 - 10x10 centre.
     expect(unionArea([box(0, 10, 30, 10), box(10, 0, 10, 30)])).toBe(500);
     expect(unionArea([box(0, 0, 10, 10), box(20, 20, 10, 10)])).toBe(200);
+  });
+});
+
+describe('honeybeesOnScreen', () => {
+  it('averages and peaks honeybees per frame, leaving wasps and hornets out', () => {
+    const frame = (bee: number, pollen: number, hornet: number) => ({
+      counts: { bee, pollen, drone: 0, wasp: null, hornet },
+    });
+    // A track count of 1 (one bee resting all clip) beside 2-4 bees on screen per frame.
+    expect(
+      honeybeesOnScreen([frame(2, 0, 5), frame(3, 1, 0), frame(1, 0, 0), frame(2, 0, 0)]),
+    ).toEqual({
+      meanHoneybees: 2.25,
+      peakHoneybees: 4,
+    });
+    expect(honeybeesOnScreen([])).toBeNull();
   });
 });

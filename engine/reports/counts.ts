@@ -40,6 +40,29 @@ export function countTracks(
 }
 
 /**
+ * The on-screen figures (decisions.md section 2): honeybees (bee + pollen + drone) seen per
+ * sampled frame, averaged and at their highest. They answer "how busy is the entrance", which
+ * the unique-insect counts do not: one bee resting on the board for the whole clip is one
+ * insect but on screen in every frame. Null for no frames.
+ */
+export interface OnScreen {
+  meanHoneybees: number;
+  peakHoneybees: number;
+}
+
+export function honeybeesOnScreen(frames: readonly { counts: ClassCounts }[]): OnScreen | null {
+  if (frames.length === 0) return null;
+  let sum = 0;
+  let peak = 0;
+  for (const { counts } of frames) {
+    const n = HONEYBEE_CLASSES.reduce((s, cls) => s + (counts[cls] ?? 0), 0);
+    sum += n;
+    peak = Math.max(peak, n);
+  }
+  return { meanHoneybees: sum / frames.length, peakHoneybees: peak };
+}
+
+/**
  * Percent (0-100) of the frame covered by honeybee boxes (bee, pollen, drone). The exact area of
  * the union, so overlapping bees are not counted twice (a plain sum would pass 100 % on a
  * crowded landing board); boxes are clipped to the frame. Sweep over x slabs: O(n^2 log n),

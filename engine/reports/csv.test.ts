@@ -94,12 +94,12 @@ describe('summaryCsv', () => {
     ]);
     expect(csv.split('\n')).toEqual([
       SUMMARY_CSV_COLUMNS.join(','),
-      '"a,b.mp4",video,12.500,2,6,3,1,,,30.00,10.00,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z',
-      'x.jpg,image,0.000,1,0,0,0,,1,,,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z',
+      '"a,b.mp4",video,12.500,2,6,3,1,,,30.00,10.00,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z,10.00,10,',
+      'x.jpg,image,0.000,1,0,0,0,,1,,,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z,0.00,0,',
       '',
     ]);
     expect(SUMMARY_CSV_COLUMNS.join(',')).toBe(
-      'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at',
+      'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at,mean_bees_on_screen,peak_bees_on_screen,quality',
     );
   });
 

@@ -1,4 +1,5 @@
-export { beeCoverage, countFrame, countTracks, unionArea } from './counts.ts';
+export { beeCoverage, countFrame, countTracks, honeybeesOnScreen, unionArea } from './counts.ts';
+export type { OnScreen } from './counts.ts';
 export {
   COUNT_COLUMNS,
   FRAME_CSV_COLUMNS,

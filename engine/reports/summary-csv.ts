@@ -1,10 +1,12 @@
 /**
  * Batch summary CSV (decisions.md section 2): one row per analysed file. Shares are of all
  * honeybees (bee + pollen + drone); they are empty where there are no honeybees or the model
- * cannot detect the class.
+ * cannot detect the class. The count columns are unique insects (tracks for a video); the
+ * appended `mean_bees_on_screen` / `peak_bees_on_screen` are honeybees per sampled frame.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { AnalysisResult, ClassCounts } from '../types.ts';
+import { honeybeesOnScreen } from './counts.ts';
 import { countCell } from './frame-csv.ts';
 
 export const SUMMARY_CSV_COLUMNS = [
@@ -22,12 +24,22 @@ export const SUMMARY_CSV_COLUMNS = [
   'bee_coverage_pct',
   'model',
   'analysed_at',
+  // Appended, never reordered (decisions.md section 2).
+  'mean_bees_on_screen',
+  'peak_bees_on_screen',
+  'quality',
 ] as const;
 
 export type SummaryCsvInput = Pick<
   AnalysisResult,
-  'file' | 'media' | 'frames' | 'counts' | 'beeCoveragePct' | 'model' | 'analysedAt'
->;
+  'file' | 'counts' | 'beeCoveragePct' | 'analysedAt'
+> & {
+  media: Pick<AnalysisResult['media'], 'kind' | 'durationS'>;
+  model: Pick<AnalysisResult['model'], 'name' | 'version'>;
+  frames: readonly { counts: ClassCounts }[];
+  /** The result's quality grade; the cell stays empty while a result has none. */
+  quality?: { grade: string } | null;
+};
 
 /** Share of honeybees in `cls`, percent, or null when it cannot be computed. */
 export function honeybeeShare(counts: ClassCounts, cls: 'pollen' | 'drone'): number | null {
@@ -41,6 +53,7 @@ export function summaryCsv(results: readonly SummaryCsvInput[]): string {
   const rows = results.map((r) => {
     const pollenPct = honeybeeShare(r.counts, 'pollen');
     const dronesPct = honeybeeShare(r.counts, 'drone');
+    const onScreen = honeybeesOnScreen(r.frames);
     return [
       r.file,
       r.media.kind,
@@ -56,6 +69,9 @@ export function summaryCsv(results: readonly SummaryCsvInput[]): string {
       r.beeCoveragePct.toFixed(2),
       `${r.model.name}@${r.model.version}`,
       r.analysedAt,
+      onScreen ? onScreen.meanHoneybees.toFixed(2) : '',
+      onScreen ? String(onScreen.peakHoneybees) : '',
+      r.quality?.grade ?? '',
     ];
   });
   return stringify(rows, { header: true, columns: [...SUMMARY_CSV_COLUMNS] });

@@ -176,7 +176,9 @@ async function startThreadEngine(options: EngineOptions, onExit: () => void): Pr
     async analyse(file, analyseOptions = {}) {
       if (analyseOptions.signal?.aborted)
         throw new mod.AnalysisCancelledError('The analysis was cancelled.');
-      const result = await call<AnalysisOutput & { preview?: Uint8Array }>(
+      const result = await call<
+        AnalysisOutput & { preview?: Uint8Array; honeybeePreview?: Uint8Array }
+      >(
         {
           type: 'analyse',
           id: nextId++,
@@ -185,13 +187,16 @@ async function startThreadEngine(options: EngineOptions, onExit: () => void): Pr
         },
         analyseOptions.signal,
       );
-      const { preview } = result;
-      return preview
-        ? {
-            ...result,
-            preview: Buffer.from(preview.buffer, preview.byteOffset, preview.byteLength),
-          }
-        : result;
+      // Structured cloning hands Buffers back as plain Uint8Arrays.
+      const asBuffer = (b: Uint8Array | undefined) =>
+        b ? Buffer.from(b.buffer, b.byteOffset, b.byteLength) : undefined;
+      const preview = asBuffer(result.preview);
+      const honeybeePreview = asBuffer(result.honeybeePreview);
+      return {
+        ...result,
+        ...(preview ? { preview } : {}),
+        ...(honeybeePreview ? { honeybeePreview } : {}),
+      };
     },
   };
 }

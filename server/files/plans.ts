@@ -5,10 +5,20 @@
 import type { Knex } from 'knex';
 import { activeProducts, isResearcher, maxFileSize, queuePriority } from '../users/plans.ts';
 
+/** Free Forever's video length limit (decisions.md 4); paid plans have only the server's. */
+export const FREE_MAX_VIDEO_SECONDS = 15;
+
 export interface Plan {
   maxFileSize: number;
   priority: number;
   researcher: boolean;
+  /** Longest video the plan accepts, seconds; null: no limit beyond the server's own. */
+  maxVideoSeconds: number | null;
+}
+
+/** The plan's refusal of a video longer than it allows. */
+export function videoTooLongMessage(limitS: number, durationS: number): string {
+  return `The Free plan accepts videos up to ${limitS} seconds; this one is ${durationS.toFixed(1)} seconds. Please trim it to ${limitS} seconds or less, or ask about the Researcher plan for longer videos.`;
 }
 
 /** `today` is YYYY-MM-DD (UTC), the format subscription dates are stored in. */
@@ -18,6 +28,7 @@ export async function planFor(db: Knex, userId: number, today: string): Promise<
     maxFileSize: maxFileSize(products),
     priority: queuePriority(products),
     researcher: isResearcher(products),
+    maxVideoSeconds: products.length === 0 ? FREE_MAX_VIDEO_SECONDS : null,
   };
 }
 

@@ -3,6 +3,8 @@
  * (product-spec section 3) and the detail JSON the console's detail view reads.
  */
 import type { ClassCounts, ProductClass } from '../../engine/index.ts';
+// counts.ts is plain arithmetic (no model, no ffmpeg): safe to load with the API.
+import { honeybeesOnScreen } from '../../engine/reports/counts.ts';
 
 export type FileStatus = 'UPLOADED' | 'QUEUED' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
 export type FileKind = 'image' | 'video';
@@ -48,6 +50,50 @@ export interface StoredSummary {
   model: { name: string; version: string; classes: ProductClass[] };
   timing: { decodeMs: number; inferenceMs: number; trackingMs: number; totalMs: number };
   analysedAt: string;
+  /** A honeybee-only preview was stored beside the full one (MediaDirs.honeybeePreviews). */
+  honeybeePreview?: boolean;
+  /** Each hornet track's hits (seconds into the clip, score), which hornet alerts judge. */
+  hornetTracks?: StoredHornetTrack[];
+}
+
+export interface StoredHornetTrack {
+  hits: Array<{ timeS: number; score: number }>;
+}
+
+/** What the count figures of a file are (decisions.md 2: every screen says which it shows). */
+export const COUNTS_ARE = {
+  video: 'unique insects (tracks across sampled frames)',
+  image: 'detections in the picture',
+} as const;
+
+/** The summary as any viewer may read it: hornet tracks are research data and never leave. */
+export function publicSummary(summary: StoredSummary | null) {
+  if (!summary) return null;
+  const { hornetTracks: _hornetTracks, honeybeePreview: _honeybeePreview, ...rest } = summary;
+  return rest;
+}
+
+/**
+ * Which stored preview a viewer gets: the full one with research classes; else the honeybee-only
+ * copy, or the full one of a picture that shows no wasp or hornet (its counts are exactly the
+ * boxes drawn); else none.
+ */
+export function previewFor(
+  row: FileRow,
+  includeResearch: boolean,
+): { name: string; honeybeesOnly: boolean } | null {
+  const name = row.preview_name;
+  if (!name) return null;
+  if (includeResearch) return { name, honeybeesOnly: false };
+  if (rowSummary(row)?.honeybeePreview) return { name, honeybeesOnly: true };
+  const counts = rowCounts(row);
+  const clean = !counts || (!(counts.wasp ?? 0) && !(counts.hornet ?? 0));
+  return row.kind === 'image' && clean ? { name, honeybeesOnly: false } : null;
+}
+
+/** Counts as a viewer without research classes sees them. */
+export function shownCounts(counts: ClassCounts, includeResearch: boolean): ClassCounts {
+  return includeResearch ? counts : { ...counts, wasp: null, hornet: null };
 }
 
 /** `toISOString()` output whose day exists in every month (so Date would not roll it over). */
@@ -67,6 +113,7 @@ export function isoWithOffset(stored: string | null): string {
 export const mediaUrl = (id: number): string => `/api/files/${id}/media`;
 export const reportUrl = (id: number): string => `/api/files/${id}/report.csv`;
 export const previewUrl = (id: number): string => `/api/files/${id}/preview.jpg`;
+export const summaryUrl = (id: number): string => `/api/files/${id}/summary.csv`;
 
 export function hasMedia(row: Pick<FileRow, 'media_deleted_at'>): boolean {
   return row.media_deleted_at === null;
@@ -110,15 +157,15 @@ export const rowSummary = (row: FileRow): StoredSummary | null =>
 /** Detail JSON for one file (GET /api/files/:id). */
 export function fileDetail(row: FileRow, options: { includeResearch: boolean }) {
   const counts = rowCounts(row);
-  const shownCounts =
-    counts && !options.includeResearch ? { ...counts, wasp: null, hornet: null } : counts;
-  const frames = rowFrames(row).map((f) => ({
+  const stored = rowFrames(row);
+  const frames = stored.map((f) => ({
     index: f.index,
     time_s: f.timeS,
-    counts: options.includeResearch ? f.counts : { ...f.counts, wasp: null, hornet: null },
+    counts: shownCounts(f.counts, options.includeResearch),
     bee_coverage_pct: f.beeCoveragePct,
   }));
   const summary = rowSummary(row);
+  const onScreen = counts ? honeybeesOnScreen(stored) : null;
   return {
     id: row.id,
     name: row.original_name,
@@ -135,11 +182,18 @@ export function fileDetail(row: FileRow, options: { includeResearch: boolean }) 
     media_deleted_at: row.media_deleted_at ? isoWithOffset(row.media_deleted_at) : null,
     media_url: hasMedia(row) ? mediaUrl(row.id) : '',
     report_url: reportUrl(row.id),
-    preview_url: row.preview_name ? previewUrl(row.id) : null,
-    counts: shownCounts,
+    preview_url: previewFor(row, options.includeResearch) ? previewUrl(row.id) : null,
+    summary_url: summaryUrl(row.id),
+    counts: counts && shownCounts(counts, options.includeResearch),
+    counts_are: COUNTS_ARE[row.kind],
+    on_screen: onScreen && {
+      what: 'honeybees per sampled frame',
+      mean_honeybees: onScreen.meanHoneybees,
+      peak_honeybees: onScreen.peakHoneybees,
+    },
     research_plan: options.includeResearch,
     bee_coverage_pct: summary?.beeCoveragePct ?? null,
-    summary,
+    summary: publicSummary(summary),
     model: summary?.model ?? null,
     frames,
     record: fileRecord(row),

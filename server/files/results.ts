@@ -4,7 +4,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import type { AnalysisOutput } from '../../engine/index.ts';
-import type { StoredFrame, StoredSummary } from './records.ts';
+import type { StoredFrame, StoredHornetTrack, StoredSummary } from './records.ts';
+import type { MediaDirs } from './storage.ts';
 import { generatedName, removeQuietly, storedPath } from './storage.ts';
 
 export interface ResultColumns {
@@ -35,6 +36,8 @@ export function resultColumns(result: AnalysisOutput, previewName: string | null
     },
     timing: result.timing,
     analysedAt: result.analysedAt,
+    honeybeePreview: previewName !== null && result.honeybeePreview !== undefined,
+    hornetTracks: hornetTracks(result),
   };
   return {
     counts_json: JSON.stringify(result.counts),
@@ -44,19 +47,51 @@ export function resultColumns(result: AnalysisOutput, previewName: string | null
   };
 }
 
-/** Writes the preview JPEG (if the engine made one); returns its stored name and path. */
+/**
+ * Each hornet track's hits that a hornet box made, with their scores: tracks carry boxes only,
+ * so each hit is found again among its frame's detections (the tracker copies their boxes).
+ * Kept so alerts can judge persistence and score after the detections are gone.
+ */
+function hornetTracks(result: AnalysisOutput): StoredHornetTrack[] {
+  const frames = new Map(result.frames.map((f) => [f.index, f]));
+  return result.tracks
+    .filter((t) => t.cls === 'hornet')
+    .map((t) => ({
+      hits: t.boxes.flatMap(({ frame, box }) => {
+        const f = frames.get(frame);
+        const d = f?.detections.find(
+          (d) =>
+            d.cls === 'hornet' &&
+            d.box.x === box.x &&
+            d.box.y === box.y &&
+            d.box.width === box.width &&
+            d.box.height === box.height,
+        );
+        return f && d ? [{ timeS: f.timeS, score: d.score }] : [];
+      }),
+    }));
+}
+
+/**
+ * Writes the preview JPEG (if the engine made one) and its honeybee-only copy under the same
+ * name in `honeybeePreviews`; returns the stored name and the paths written. Two stored files
+ * rather than rendering per request: a video's frames are erased after 24 hours, and a plan can
+ * change after the analysis, so both views must exist from the start.
+ */
 export async function savePreview(
-  previewsDir: string,
-  preview: Buffer | undefined,
-): Promise<{ name: string; path: string } | null> {
-  if (!preview) return null;
+  dirs: Pick<MediaDirs, 'previews' | 'honeybeePreviews'>,
+  result: Pick<AnalysisOutput, 'preview' | 'honeybeePreview'>,
+): Promise<{ name: string; paths: string[] } | null> {
+  if (!result.preview) return null;
   const name = `${generatedName()}.jpg`;
-  const file = storedPath(previewsDir, name);
+  const paths = [storedPath(dirs.previews, name)];
+  if (result.honeybeePreview) paths.push(storedPath(dirs.honeybeePreviews, name));
   try {
-    await writeFile(file, preview);
+    await writeFile(paths[0]!, result.preview);
+    if (result.honeybeePreview) await writeFile(paths[1]!, result.honeybeePreview);
   } catch (err) {
-    await removeQuietly(file);
+    await Promise.all(paths.map((p) => removeQuietly(p)));
     throw err;
   }
-  return { name, path: file };
+  return { name, paths };
 }

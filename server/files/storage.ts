@@ -10,6 +10,8 @@ export interface MediaDirs {
   incoming: string;
   media: string;
   previews: string;
+  /** Honeybee-only copies of the previews, under the same names (plans without wasps/hornets). */
+  honeybeePreviews: string;
 }
 
 export function mediaDirs(dataDir: string): MediaDirs {
@@ -17,12 +19,15 @@ export function mediaDirs(dataDir: string): MediaDirs {
     incoming: path.join(dataDir, 'incoming'),
     media: path.join(dataDir, 'media'),
     previews: path.join(dataDir, 'previews'),
+    honeybeePreviews: path.join(dataDir, 'honeybee-previews'),
   };
 }
 
 export async function ensureMediaDirs(dirs: MediaDirs): Promise<void> {
   await Promise.all(
-    [dirs.incoming, dirs.media, dirs.previews].map((d) => mkdir(d, { recursive: true })),
+    [dirs.incoming, dirs.media, dirs.previews, dirs.honeybeePreviews].map((d) =>
+      mkdir(d, { recursive: true }),
+    ),
   );
 }
 

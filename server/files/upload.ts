@@ -16,7 +16,7 @@ import { today } from '../clock.ts';
 import { userLocations } from '../users/repo.ts';
 import { enqueueJob } from '../queue/queue.ts';
 import { engineFor } from './engine.ts';
-import { planFor, sizeText } from './plans.ts';
+import { planFor, sizeText, videoTooLongMessage } from './plans.ts';
 import type { FileRow } from './records.ts';
 import { resultColumns, savePreview } from './results.ts';
 import {
@@ -146,7 +146,7 @@ export async function handleUpload(
   const plan = await planFor(app.db, user.id, today(app.clock));
   const part = await receive(ctx, dirs.incoming, plan.maxFileSize);
   let mediaPath: string | null = null;
-  let previewPath: string | null = null;
+  let previewPaths: string[] = [];
   try {
     const fields = validateFields(
       (ctx.request as { body?: unknown }).body,
@@ -158,6 +158,14 @@ export async function handleUpload(
 
     const engine = await engineFor(app);
     const info = await engine.probe(part.path);
+    // Checked on ffprobe's duration before anything is stored or queued.
+    if (
+      info.kind === 'video' &&
+      plan.maxVideoSeconds !== null &&
+      info.durationS > plan.maxVideoSeconds
+    ) {
+      throw new PayloadTooLarge(videoTooLongMessage(plan.maxVideoSeconds, info.durationS));
+    }
     const storedName = `${generatedName()}.${extensionFor(info.format)}`;
     mediaPath = storedPath(dirs.media, storedName);
     await moveFile(part.path, mediaPath);
@@ -179,8 +187,8 @@ export async function handleUpload(
     if (info.kind === 'image') {
       // Pictures are analysed in the request: the answer carries the processed file.
       const result = await engine.analyse(mediaPath, { keepPreviewFrame: true });
-      const preview = await savePreview(dirs.previews, result.preview);
-      previewPath = preview?.path ?? null;
+      const preview = await savePreview(dirs, result);
+      previewPaths = preview?.paths ?? [];
       const id = await insertFile(app.db, {
         ...base,
         ...resultColumns(result, preview?.name ?? null),
@@ -205,7 +213,7 @@ export async function handleUpload(
     await Promise.all([
       removeQuietly(part?.path),
       removeQuietly(mediaPath),
-      removeQuietly(previewPath),
+      ...previewPaths.map((p) => removeQuietly(p)),
     ]);
     throw err;
   }

@@ -25,6 +25,7 @@ import {
   releaseJob,
 } from './queue.ts';
 import { sweepRetention } from './retention.ts';
+import { userMessageFor } from '../user-messages.ts';
 
 export interface WorkerOptions {
   /** Idle wait between polls of an empty queue. */
@@ -73,10 +74,13 @@ function isPermanent(err: unknown): boolean {
   return PERMANENT_CODES.has(engineCode(err) ?? '');
 }
 
+/**
+ * The file's `status_reason`, which its owner sees: a fixed sentence per error code (or the
+ * engine's own words about the file's content), never the error's text, which may name server
+ * paths. The whole error goes to the log.
+ */
 export function failureReason(err: unknown): string {
-  if (engineCode(err) !== null) return (err as Error).message;
-  const text = err instanceof Error ? err.message : String(err);
-  return `Analysis failed: ${text}`.slice(0, 1000);
+  return userMessageFor(err);
 }
 
 export function startWorker(app: AppContext, options: WorkerOptions = {}): WorkerHandle {
@@ -133,7 +137,7 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
       },
       Math.max(250, Math.floor(leaseMs / 3)),
     );
-    let previewPath: string | null = null;
+    let previewPaths: string[] = [];
     try {
       await markProcessing(db, job, clock.now());
       const raw = (await db('files').where('id', job.file_id).first()) as FileRow | undefined;
@@ -159,8 +163,8 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
         signal: controller.signal,
         keepPreviewFrame: true,
       });
-      const preview = await savePreview(dirs.previews, result.preview);
-      previewPath = preview?.path ?? null;
+      const preview = await savePreview(dirs, result);
+      previewPaths = preview?.paths ?? [];
       const done = await completeJob(
         db,
         job,
@@ -169,11 +173,12 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
       );
       if (!done) {
         logger.warn('job lease lost before completion; results discarded', { job: job.id });
-        await removeQuietly(previewPath);
+        await Promise.all(previewPaths.map((p) => removeQuietly(p)));
         return;
       }
       if (file.preview_name && file.preview_name !== preview?.name) {
         await removeQuietly(storedPath(dirs.previews, file.preview_name));
+        await removeQuietly(storedPath(dirs.honeybeePreviews, file.preview_name));
       }
       logger.info('job done', {
         job: job.id,
@@ -187,7 +192,7 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
         logger.error('hornet alert failed', { file: file.id, error: String(err) });
       }
     } catch (err) {
-      await removeQuietly(previewPath);
+      await Promise.all(previewPaths.map((p) => removeQuietly(p)));
       if (leaseLost) {
         logger.warn('job abandoned: lease lost', { job: job.id });
       } else if (stopping && controller.signal.aborted) {
@@ -200,7 +205,13 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
           permanent: isPermanent(err),
           now: clock.now(),
         });
-        logger.warn('job attempt failed', { job: job.id, attempt: job.attempts, state, reason });
+        logger.warn('job attempt failed', {
+          job: job.id,
+          attempt: job.attempts,
+          state,
+          reason,
+          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        });
       }
     } finally {
       clearInterval(heartbeat);

@@ -9,12 +9,13 @@ import type { Context } from 'koa';
 import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { today } from '../clock.ts';
-import { Conflict, NotFound } from '../errors.ts';
+import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import { loadEngineModule } from '../files/engine.ts';
-import { loadVisibleFile, typed } from '../files/access.ts';
+import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
 import { planFor } from '../files/plans.ts';
 import type { FileRow } from '../files/records.ts';
-import { fileDetail, fileRecord, hasMedia, rowFrames } from '../files/records.ts';
+import { fileDetail, fileRecord, hasMedia, previewFor, rowFrames } from '../files/records.ts';
+import { MAX_SUMMARY_FILES, parseIds, summaryInputs } from '../files/summary.ts';
 import { CONTENT_TYPES, mediaDirs, storedPath } from '../files/storage.ts';
 import { handleUpload } from '../files/upload.ts';
 import { recordsJson } from '../files/record-json.ts';
@@ -60,6 +61,35 @@ export function filesRoutes(app: AppContext): Router {
     ctx.body = rows.map((r) => fileRecord(r));
   });
 
+  const sendSummary = async (ctx: Context, rows: FileRow[], name: string) => {
+    const inputs = await summaryInputs(app.db, app.clock, rows);
+    if (inputs.length === 0)
+      throw new Conflict('None of these files is processed yet, so there is nothing to summarise.');
+    const { summaryCsv } = await loadEngineModule();
+    ctx.set('Content-Type', 'text/csv; charset=utf-8');
+    ctx.set('Content-Disposition', `attachment; filename="${name}"`);
+    ctx.body = summaryCsv(inputs);
+  };
+
+  // Before /api/files/:id, which would take "summary.csv" for an id.
+  router.get('/api/files/summary.csv', app.requireUser, async (ctx) => {
+    const user = currentUser(ctx);
+    const ids = parseIds(ctx.query.ids);
+    if (!ids) throw new ValidationError('Name the files to summarise: ?ids=1,2,3.');
+    if (ids.length > MAX_SUMMARY_FILES)
+      throw new ValidationError(`A summary can name at most ${MAX_SUMMARY_FILES} files.`);
+    const query = app.db('files').whereIn('id', ids);
+    if (user.role !== 'ADMIN') query.andWhere('user_id', user.id);
+    const rows = (await typed<FileRow[]>(query.orderBy('id'))).map(normaliseFileRow);
+    if (rows.length !== ids.length) throw new NotFound('File not found.');
+    await sendSummary(ctx, rows, 'summary.csv');
+  });
+
+  router.get('/api/files/:id/summary.csv', app.requireUser, async (ctx) => {
+    const row = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
+    await sendSummary(ctx, [row], reportFileName(row).replace(/-report\.csv$/, '-summary.csv'));
+  });
+
   router.get('/api/files/:id', app.requireUser, async (ctx) => {
     const row = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
     ctx.body = fileDetail(row, { includeResearch: await ownerIsResearcher(row) });
@@ -97,8 +127,10 @@ export function filesRoutes(app: AppContext): Router {
 
   router.get('/api/files/:id/preview.jpg', app.requireUser, async (ctx) => {
     const row = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
-    if (!row.preview_name) throw new NotFound('This file has no preview.');
-    await sendFile(ctx, storedPath(dirs.previews, row.preview_name), 'image/jpeg');
+    const preview = previewFor(row, await ownerIsResearcher(row));
+    if (!preview) throw new NotFound('This file has no preview.');
+    const dir = preview.honeybeesOnly ? dirs.honeybeePreviews : dirs.previews;
+    await sendFile(ctx, storedPath(dir, preview.name), 'image/jpeg');
   });
 
   return router;

@@ -11,7 +11,7 @@ import { describeFailure, EXIT_OK, EXIT_USER, UserError } from '../errors.ts';
 import { fpsOption, modelOption, threadsOption, videoAnalysisOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import { OutputNames, resultJson, writeFileOutputs, writeSummary } from '../outputs.ts';
-import { formatCounts, formatDuration } from '../ui/format.ts';
+import { formatDuration, formatResultCounts } from '../ui/format.ts';
 import { progressFor } from '../ui/progress.tsx';
 
 interface AnalyzeFlags extends EngineFlags {
@@ -91,13 +91,13 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       result.file = label;
       const outputs = await writeFileOutputs(mod, outDir, names.allocate(file), result);
       results.push(result);
-      json.push(resultJson(result, { path: file, outputs }));
+      json.push(resultJson(mod, result, { path: file, outputs }));
       // Auto-zoom is worth a word: the file's bees were off the size the model learnt.
       const zoom = result.zoom === 1 ? '' : `  auto-zoom ${result.zoom.toFixed(2)}x`;
       const thorough = result.videoAnalysis === 'thorough' ? '  thorough' : '';
       progress.succeed(
         label,
-        `${formatCounts(result.counts)}${zoom}${thorough}  (${formatDuration(result.timing.totalMs)})`,
+        `${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}${zoom}${thorough}  (${formatDuration(result.timing.totalMs)})`,
       );
     }
     await writeSummary(mod, outDir, results);

@@ -19,7 +19,7 @@ import {
 } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import { OutputNames, SUMMARY_FILE, writeAtomic, writeFileOutputs } from '../outputs.ts';
-import { formatCounts } from '../ui/format.ts';
+import { formatResultCounts } from '../ui/format.ts';
 import { plainWatchView, renderWatchTable } from '../ui/watch-table.tsx';
 import {
   loadState,
@@ -148,7 +148,15 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
         summaryRow: row,
         finishedAt: new Date().toISOString(),
       };
-      view.set({ file: rel, status: 'done', detail: formatCounts(result.counts) });
+      view.set({
+        file: rel,
+        status: 'done',
+        detail: formatResultCounts(
+          result.media.kind,
+          result.counts,
+          mod.honeybeesOnScreen(result.frames),
+        ),
+      });
     } catch (error) {
       // Stopping mid-file: record nothing, so the next start analyses it again.
       if (controller.signal.aborted) return;

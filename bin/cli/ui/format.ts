@@ -39,6 +39,22 @@ export function formatCounts(counts: ClassCounts): string {
   return LABELS.map(([cls, label]) => `${label} ${counts[cls] ?? 'n/a'}`).join('  ');
 }
 
+/**
+ * One result line that says what its figures are: a video's unique insects (tracks) and the
+ * honeybees on screen per sampled frame, or a picture's detections.
+ */
+export function formatResultCounts(
+  kind: 'image' | 'video',
+  counts: ClassCounts,
+  onScreen: { meanHoneybees: number; peakHoneybees: number } | null,
+): string {
+  if (kind === 'image') return `detected: ${formatCounts(counts)}`;
+  const screen = onScreen
+    ? `  | on screen per frame: mean ${onScreen.meanHoneybees.toFixed(1)}, peak ${onScreen.peakHoneybees} honeybees`
+    : '';
+  return `unique insects: ${formatCounts(counts)}${screen}`;
+}
+
 export function progressBar(fraction: number, width = 24): string {
   const f = Math.min(1, Math.max(0, fraction));
   const full = Math.round(f * width);
