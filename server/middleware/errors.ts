@@ -3,7 +3,9 @@
  * status in ONE table and answers one body shape:
  *   { "error": { "code", "message", "fields"? }, "message" }
  * (`message` at top level because the console shows `response.data.message`, spec 8).
- * Only unexpected errors (-> 500) are logged with their stack; their text never reaches the client.
+ * Unexpected errors (500), an unavailable engine or model (503) and database or disk trouble are
+ * logged with their stack; their text never reaches the client. Engine errors answer the fixed
+ * sentence of their code (server/user-messages.ts): their own text may name server paths.
  *
  * Engine media errors: unsupported format and unsafe content (playlists, references) are 415,
  * since the server refuses that kind of content; corrupt media and decoder timeouts are 422
@@ -13,6 +15,7 @@ import type { Middleware } from 'koa';
 import {
   AnalysisCancelledError,
   CorruptMediaError,
+  EngineError,
   MediaLimitError,
   MediaTimeoutError,
   ModelError,
@@ -33,8 +36,12 @@ import {
   ValidationError,
 } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { userMessageFor } from '../user-messages.ts';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** Engine errors that mean the server, not the file, is at fault: logged in full. */
+const OPERATOR_ENGINE_ERRORS: ErrorClass[] = [ToolMissingError, ModelError, AnalysisCancelledError];
 
 /** Error class -> HTTP status. Order matters only for subclasses (none overlap today). */
 const STATUS_TABLE: Array<[ErrorClass, number]> = [
@@ -118,11 +125,12 @@ export function classify(err: unknown): {
       if (err instanceof cls) {
         const code = (err as { code?: unknown }).code;
         const retry = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+        const engine = err instanceof EngineError;
         return {
           status,
           code: typeof code === 'string' ? code : err.name,
-          message: err.message,
-          expected: true,
+          message: engine ? userMessageFor(err) : err.message,
+          expected: !OPERATOR_ENGINE_ERRORS.some((c) => err instanceof c),
           ...(typeof retry === 'number' && retry > 0 ? { retryAfterSeconds: retry } : {}),
         };
       }
