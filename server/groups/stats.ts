@@ -1,10 +1,23 @@
 /**
- * Pure statistics for the hive-health comparison (decisions.md section 3). No I/O: the caller
- * hands in per-file counts and per-frame coverage values, this module pools and compares them.
+ * Pure statistics for the hive-health comparison (decisions.md section 3). Files are the unit:
+ * a video's many frames must not outweigh a photo, and the insects of one file are not
+ * independent (one visit, one hour, one colony mood). So:
+ * - bee coverage is the mean over files of each file's mean coverage;
+ * - pollen and drone shares pool the group's unique insects (ratio of sums);
+ * - 95 % intervals are a cluster bootstrap: files are resampled with replacement;
+ * - the test between groups is a permutation test of files: whole files swap groups.
+ * Both use a fixed seed, so the same groups always give the same answer. No I/O.
  */
 
-/** Two-sided 95% critical value of the standard normal distribution. */
-export const Z_95 = 1.959963984540054;
+/** Resamples for the intervals and permutations for the tests. */
+export const RESAMPLES = 2000;
+/** Fixed, so a comparison is reproducible (and testable). */
+export const SEED = 0x5eed_b33;
+/** Below these a group is not compared (decisions.md 3). */
+export const MIN_FILES = 2;
+export const MIN_HONEYBEES = 30;
+export const TOO_FEW = 'too few insects to compare';
+const ALPHA = 0.05;
 
 export interface Interval {
   /** Percent, 0-100. */
@@ -12,81 +25,14 @@ export interface Interval {
   high: number;
 }
 
-export interface ProportionTest {
-  z: number;
-  p_value: number;
-  significant: boolean;
-}
-
-/**
- * Wilson score interval for `successes` out of `trials`, in percent. Chosen over the Wald
- * interval because hive counts are often small and proportions near 0 (drones), where Wald
- * collapses to a zero-width interval.
- */
-export function wilsonInterval(successes: number, trials: number, z = Z_95): Interval | null {
-  if (!(trials > 0) || successes < 0 || successes > trials) return null;
-  const p = successes / trials;
-  const z2 = z * z;
-  const denom = 1 + z2 / trials;
-  const centre = (p + z2 / (2 * trials)) / denom;
-  const half = (z * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials))) / denom;
-  return { low: clampPct((centre - half) * 100), high: clampPct((centre + half) * 100) };
-}
-
-/**
- * Normal-approximation interval for a mean of values already in percent (sample standard
- * deviation, n - 1). Needs at least two values; clamped to 0-100.
- */
-export function meanInterval(values: readonly number[], z = Z_95): Interval | null {
-  const n = values.length;
-  if (n < 2) return null;
-  const m = mean(values);
-  const variance = values.reduce((s, v) => s + (v - m) ** 2, 0) / (n - 1);
-  const half = z * Math.sqrt(variance / n);
-  return { low: clampPct(m - half), high: clampPct(m + half) };
-}
-
-/**
- * Two-proportion z-test with the pooled standard error, two-sided. When both groups show the
- * same all-or-nothing proportion (pooled 0 or 1) there is no difference to detect: z 0, p 1.
- */
-export function twoProportionTest(
-  x1: number,
-  n1: number,
-  x2: number,
-  n2: number,
-  alpha = 0.05,
-): ProportionTest | null {
-  if (!(n1 > 0) || !(n2 > 0)) return null;
-  const pooled = (x1 + x2) / (n1 + n2);
-  const se = Math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2));
-  if (se === 0) return { z: 0, p_value: 1, significant: false };
-  const z = (x1 / n1 - x2 / n2) / se;
-  const pValue = Math.min(1, 2 * (1 - normalCdf(Math.abs(z))));
-  return { z, p_value: pValue, significant: pValue < alpha };
-}
-
-/** Standard normal CDF via erf (Abramowitz and Stegun 7.1.26, absolute error < 1.5e-7). */
-export function normalCdf(x: number): number {
-  return 0.5 * (1 + erf(x / Math.SQRT2));
-}
-
-function erf(x: number): number {
-  const sign = x < 0 ? -1 : 1;
-  const a = Math.abs(x);
-  const t = 1 / (1 + 0.3275911 * a);
-  const poly =
-    t *
-    (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-  return sign * (1 - poly * Math.exp(-a * a));
-}
-
-export function mean(values: readonly number[]): number {
-  return values.length === 0 ? NaN : values.reduce((s, v) => s + v, 0) / values.length;
-}
-
-function clampPct(v: number): number {
-  return Math.min(100, Math.max(0, v));
+export interface GroupTest {
+  /** null when no verdict is given (too few files or honeybees, or no figure to compare). */
+  p_value: number | null;
+  /** "p < 0.001" or "p = 0.03"; null without a p-value. */
+  p_text: string | null;
+  significant: boolean | null;
+  /** One line for the screen: the verdict, or why there is none. */
+  verdict: string;
 }
 
 /** One analysed file, as far as the comparison cares. `null` counts: class not available. */
@@ -94,46 +40,155 @@ export interface GroupFileInput {
   bee: number | null;
   pollen: number | null;
   drone: number | null;
-  /** Bee coverage of every analysed frame, percent. */
-  frameCoverage: readonly number[];
+  /** The file's mean bee coverage over its analysed frames, percent. */
+  coverage: number;
 }
 
-export interface GroupPooled {
-  files: number;
-  frames: number;
-  honeybees: number;
-  pollen: number | null;
-  drones: number | null;
-  beePercent: number | null;
-  pollenPercent: number | null;
-  dronesPercent: number | null;
-  frameCoverage: number[];
+type Figure = (files: readonly GroupFileInput[]) => number | null;
+
+const honeybees = (f: GroupFileInput) => (f.bee ?? 0) + (f.pollen ?? 0) + (f.drone ?? 0);
+
+/** Share of honeybees in `cls` over the files' pooled insects, percent. */
+function share(cls: 'pollen' | 'drone'): Figure {
+  return (files) => {
+    let part = 0;
+    let all = 0;
+    for (const f of files) {
+      const n = f[cls];
+      if (n === null) return null;
+      part += n;
+      all += honeybees(f);
+    }
+    return all > 0 ? (part / all) * 100 : null;
+  };
+}
+
+export const FIGURES: Record<'bee' | 'pollen' | 'drones', Figure> = {
+  bee: (files) => (files.length === 0 ? null : mean(files.map((f) => f.coverage))),
+  pollen: share('pollen'),
+  drones: share('drone'),
+};
+
+/** mulberry32: small, fast, and good enough for resampling. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 /**
- * Pools one group: counts are summed over files (unique insects per file), coverage is the mean
- * over all analysed frames of all files. A ratio is null when it is undefined (no honeybees) or
- * when any file's model cannot detect the numerator class.
+ * 95 % percentile interval of `figure` over files resampled with replacement. Null for fewer
+ * than two files (one file's resamples are all the same file) or no figure.
  */
-export function poolGroup(files: readonly GroupFileInput[]): GroupPooled {
-  const frameCoverage = files.flatMap((f) => [...f.frameCoverage]);
-  const honeybees = files.reduce((s, f) => s + (f.bee ?? 0) + (f.pollen ?? 0) + (f.drone ?? 0), 0);
-  const pollen = files.some((f) => f.pollen === null)
-    ? null
-    : files.reduce((s, f) => s + (f.pollen ?? 0), 0);
-  const drones = files.some((f) => f.drone === null)
-    ? null
-    : files.reduce((s, f) => s + (f.drone ?? 0), 0);
+export function bootstrapInterval(
+  files: readonly GroupFileInput[],
+  figure: Figure,
+  resamples = RESAMPLES,
+  seed = SEED,
+): Interval | null {
+  if (files.length < MIN_FILES || figure(files) === null) return null;
+  const random = seededRandom(seed);
+  const values: number[] = [];
+  const sample: GroupFileInput[] = new Array<GroupFileInput>(files.length);
+  for (let r = 0; r < resamples; r++) {
+    for (let i = 0; i < files.length; i++) sample[i] = files[Math.floor(random() * files.length)]!;
+    const v = figure(sample);
+    if (v !== null) values.push(v);
+  }
+  if (values.length === 0) return null;
+  values.sort((x, y) => x - y);
+  return { low: clampPct(quantile(values, 0.025)), high: clampPct(quantile(values, 0.975)) };
+}
+
+/**
+ * Two-sided permutation test of files: how often does a random split of all the files into
+ * groups of the same sizes differ at least as much as the real groups? p = (k + 1) / (B + 1),
+ * over the splits where both figures exist.
+ */
+export function permutationP(
+  one: readonly GroupFileInput[],
+  two: readonly GroupFileInput[],
+  figure: Figure,
+  permutations = RESAMPLES,
+  seed = SEED,
+): number | null {
+  const a = figure(one);
+  const b = figure(two);
+  if (a === null || b === null) return null;
+  const observed = Math.abs(a - b);
+  const all = [...one, ...two];
+  const random = seededRandom(seed);
+  let atLeast = 0;
+  let valid = 0;
+  for (let r = 0; r < permutations; r++) {
+    // Fisher-Yates over the first |one| places: a uniform random split.
+    for (let i = 0; i < one.length; i++) {
+      const j = i + Math.floor(random() * (all.length - i));
+      [all[i], all[j]] = [all[j]!, all[i]!];
+    }
+    const x = figure(all.slice(0, one.length));
+    const y = figure(all.slice(one.length));
+    // A tiny tolerance so that ties in floating point count as ties.
+    if (x === null || y === null) continue;
+    valid++;
+    if (Math.abs(x - y) >= observed - 1e-9) atLeast++;
+  }
+  return (atLeast + 1) / (valid + 1);
+}
+
+/** "p < 0.001" or "p = 0.03" (two significant digits). */
+export function pText(p: number): string {
+  return p < 0.001 ? 'p < 0.001' : `p = ${Number(p.toPrecision(2))}`;
+}
+
+export interface GroupTotals {
+  files: number;
+  honeybees: number;
+  pollen: number | null;
+  drones: number | null;
+}
+
+export function groupTotals(files: readonly GroupFileInput[]): GroupTotals {
+  const sum = (cls: 'pollen' | 'drone') =>
+    files.some((f) => f[cls] === null) ? null : files.reduce((s, f) => s + (f[cls] ?? 0), 0);
   return {
     files: files.length,
-    frames: frameCoverage.length,
-    honeybees,
-    pollen,
-    drones,
-    beePercent: frameCoverage.length === 0 ? null : mean(frameCoverage),
-    pollenPercent: pollen === null || honeybees === 0 ? null : (pollen / honeybees) * 100,
-    dronesPercent: drones === null || honeybees === 0 ? null : (drones / honeybees) * 100,
-    frameCoverage,
+    honeybees: files.reduce((s, f) => s + honeybees(f), 0),
+    pollen: sum('pollen'),
+    drones: sum('drone'),
+  };
+}
+
+/** Whether a group rests on enough files and honeybees for a verdict. */
+export function enough(t: GroupTotals): boolean {
+  return t.files >= MIN_FILES && t.honeybees >= MIN_HONEYBEES;
+}
+
+function groupTest(
+  one: readonly GroupFileInput[],
+  two: readonly GroupFileInput[],
+  figure: Figure,
+): GroupTest {
+  const none = (verdict: string): GroupTest => ({
+    p_value: null,
+    p_text: null,
+    significant: null,
+    verdict,
+  });
+  if (!enough(groupTotals(one)) || !enough(groupTotals(two))) return none(TOO_FEW);
+  const p = permutationP(one, two, figure);
+  if (p === null) return none('not available for these files');
+  const significant = p < ALPHA;
+  return {
+    p_value: p,
+    p_text: pText(p),
+    significant,
+    verdict: `${significant ? 'Significant difference' : 'No significant difference'} (${pText(p)})`,
   };
 }
 
@@ -152,63 +207,59 @@ export interface ComparisonResult {
     drones_group_one: Interval | null;
     drones_group_two: Interval | null;
   };
-  significance: {
-    pollen: ProportionTest | null;
-    drones: ProportionTest | null;
-  };
-  totals: {
-    group_one: {
-      files: number;
-      frames: number;
-      honeybees: number;
-      pollen: number | null;
-      drones: number | null;
-    };
-    group_two: {
-      files: number;
-      frames: number;
-      honeybees: number;
-      pollen: number | null;
-      drones: number | null;
-    };
-  };
+  significance: { bee: GroupTest; pollen: GroupTest; drones: GroupTest };
+  totals: { group_one: GroupTotals; group_two: GroupTotals };
+  method: string;
 }
+
+export const METHOD =
+  `Files are the unit. Bee coverage: mean over files of each file's mean coverage. Pollen and ` +
+  `drones: share of the group's unique honeybees. 95% intervals: bootstrap resampling files ` +
+  `(${RESAMPLES} resamples, fixed seed). Test: permutation of files between groups. No verdict ` +
+  `with fewer than ${MIN_FILES} files or ${MIN_HONEYBEES} honeybees in a group.`;
 
 export function compareGroups(
   groupOne: readonly GroupFileInput[],
   groupTwo: readonly GroupFileInput[],
 ): ComparisonResult {
-  const a = poolGroup(groupOne);
-  const b = poolGroup(groupTwo);
-  const ratioCi = (x: number | null, n: number) => (x === null ? null : wilsonInterval(x, n));
-  const ratioTest = (x1: number | null, x2: number | null) =>
-    x1 === null || x2 === null ? null : twoProportionTest(x1, a.honeybees, x2, b.honeybees);
-  const totals = (g: GroupPooled) => ({
-    files: g.files,
-    frames: g.frames,
-    honeybees: g.honeybees,
-    pollen: g.pollen,
-    drones: g.drones,
-  });
+  const { bee, pollen, drones } = FIGURES;
   return {
-    bee_group_one_percent: a.beePercent,
-    bee_group_two_percent: b.beePercent,
-    pollen_group_one_percent: a.pollenPercent,
-    pollen_group_two_percent: b.pollenPercent,
-    drones_group_one_percent: a.dronesPercent,
-    drones_group_two_percent: b.dronesPercent,
+    bee_group_one_percent: bee(groupOne),
+    bee_group_two_percent: bee(groupTwo),
+    pollen_group_one_percent: pollen(groupOne),
+    pollen_group_two_percent: pollen(groupTwo),
+    drones_group_one_percent: drones(groupOne),
+    drones_group_two_percent: drones(groupTwo),
     confidence_intervals: {
-      bee_group_one: meanInterval(a.frameCoverage),
-      bee_group_two: meanInterval(b.frameCoverage),
-      pollen_group_one: ratioCi(a.pollen, a.honeybees),
-      pollen_group_two: ratioCi(b.pollen, b.honeybees),
-      drones_group_one: ratioCi(a.drones, a.honeybees),
-      drones_group_two: ratioCi(b.drones, b.honeybees),
+      bee_group_one: bootstrapInterval(groupOne, bee),
+      bee_group_two: bootstrapInterval(groupTwo, bee),
+      pollen_group_one: bootstrapInterval(groupOne, pollen),
+      pollen_group_two: bootstrapInterval(groupTwo, pollen),
+      drones_group_one: bootstrapInterval(groupOne, drones),
+      drones_group_two: bootstrapInterval(groupTwo, drones),
     },
     significance: {
-      pollen: ratioTest(a.pollen, b.pollen),
-      drones: ratioTest(a.drones, b.drones),
+      bee: groupTest(groupOne, groupTwo, bee),
+      pollen: groupTest(groupOne, groupTwo, pollen),
+      drones: groupTest(groupOne, groupTwo, drones),
     },
-    totals: { group_one: totals(a), group_two: totals(b) },
+    totals: { group_one: groupTotals(groupOne), group_two: groupTotals(groupTwo) },
+    method: METHOD,
   };
+}
+
+export function mean(values: readonly number[]): number {
+  return values.length === 0 ? NaN : values.reduce((s, v) => s + v, 0) / values.length;
+}
+
+/** Linear-interpolated quantile of sorted values. */
+function quantile(sorted: readonly number[], q: number): number {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.min(sorted.length - 1, lo + 1);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+function clampPct(v: number): number {
+  return Math.min(100, Math.max(0, v));
 }

@@ -9,7 +9,7 @@ import { ValidationError } from '../errors.ts';
 import { bodyOf } from '../middleware/body.ts';
 import { typed } from '../files/access.ts';
 import type { FileRow } from '../files/records.ts';
-import { rowCounts, rowFrames } from '../files/records.ts';
+import { rowCounts, rowFrames, rowSummary } from '../files/records.ts';
 import { parseGroup, resolveGroup } from '../groups/resolve.ts';
 import type { GroupFileInput } from '../groups/stats.ts';
 import { compareGroups } from '../groups/stats.ts';
@@ -20,8 +20,16 @@ export function groupInput(row: FileRow): GroupFileInput {
     bee: counts?.bee ?? null,
     pollen: counts?.pollen ?? null,
     drone: counts?.drone ?? null,
-    frameCoverage: rowFrames(row).map((f) => f.beeCoveragePct),
+    coverage: fileCoverage(row),
   };
+}
+
+/** The file's mean bee coverage over its analysed frames, percent (0 for no frames). */
+function fileCoverage(row: FileRow): number {
+  const stored = rowSummary(row)?.beeCoveragePct;
+  if (typeof stored === 'number') return stored;
+  const frames = rowFrames(row);
+  return frames.length === 0 ? 0 : frames.reduce((s, f) => s + f.beeCoveragePct, 0) / frames.length;
 }
 
 export function groupsRoutes(app: AppContext): Router {

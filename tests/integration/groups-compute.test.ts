@@ -14,7 +14,19 @@ interface Result {
   drones_group_one_percent: number | null;
   drones_group_two_percent: number | null;
   confidence_intervals: Record<string, { low: number; high: number } | null>;
-  significance: Record<string, { z: number; p_value: number; significant: boolean } | null>;
+  significance: Record<
+    string,
+    {
+      p_value: number | null;
+      p_text: string | null;
+      significant: boolean | null;
+      verdict: string;
+    } | null
+  >;
+  totals: Record<
+    string,
+    { files: number; honeybees: number; pollen: number | null; drones: number | null }
+  >;
   message?: string;
 }
 
@@ -31,54 +43,88 @@ describe.each(DB_KINDS)('compute-groups on %s', (kind) => {
   const t = useTestServer(kind);
 
   it.skipIf(!dbAvailable(kind))(
-    'computes the six fields, intervals and tests from known counts',
+    'computes the six fields on files and refuses a verdict on too few insects',
     async () => {
       const { client, id, email } = await userWithLocations(t.server);
-      // Group one: two files, 100 honeybees, 30 pollen, 10 drones; coverage frames 10, 20, 30.
-      const a1 = await insertFile(t.server, id, {
-        original_name: 'a1.mp4',
+      // Group one: a photo at 19.5 % coverage and a 79-frame video at 0.1 %: files are the
+      // unit, so the group reads 9.8 %, not the 0.3 % a mean over frames gave.
+      const photo = await insertFile(t.server, id, {
+        original_name: 'a1.png',
+        counts: counts({ bee: 1, pollen: 0 }),
+        frames: frames([19.5]),
+      });
+      const video = await insertFile(t.server, id, {
+        original_name: 'a2.mp4',
         kind: 'video',
-        counts: counts({ bee: 40, pollen: 20, drone: 4 }),
-        frames: frames([10, 20]),
+        counts: counts({ bee: 25, pollen: 1 }),
+        frames: frames(Array.from({ length: 79 }, () => 0.1)),
       });
-      const a2 = await insertFile(t.server, id, {
-        original_name: 'a2.png',
-        counts: counts({ bee: 20, pollen: 10, drone: 6 }),
-        frames: frames([30]),
-      });
-      // Group two: 100 honeybees, 15 pollen, 5 drones; coverage 5, 5. Referenced by name.
+      // Group two: 4 insects, 3 with pollen (75 %). Referenced by name.
       await insertFile(t.server, id, {
         original_name: 'b1.png',
-        counts: counts({ bee: 80, pollen: 15, drone: 5 }),
-        frames: frames([5, 5]),
+        counts: counts({ bee: 1, pollen: 3 }),
+        frames: frames([5]),
       });
+      const b2 = await insertFile(t.server, id, { counts: counts(), frames: frames([1]) });
       const res = await client.post('/api/compute-groups', {
         email_address: email,
-        group_one: [rec(a1), rec(a2)],
-        group_two: [{ ...rec(0, 'b1.png'), report_url: '' }],
+        group_one: [rec(photo), rec(video)],
+        group_two: [{ ...rec(0, 'b1.png'), report_url: '' }, rec(b2)],
       });
       expect(res.status).toBe(200);
       const r = res.json<Result>();
-      expect(r.bee_group_one_percent).toBeCloseTo(20, 10);
-      expect(r.bee_group_two_percent).toBeCloseTo(5, 10);
-      expect(r.pollen_group_one_percent).toBeCloseTo(30, 10);
-      expect(r.pollen_group_two_percent).toBeCloseTo(15, 10);
-      expect(r.drones_group_one_percent).toBeCloseTo(10, 10);
-      expect(r.drones_group_two_percent).toBeCloseTo(5, 10);
-      // Coverage CI over frames 10, 20, 30: 20 +- 1.96 * 10 / sqrt(3) = [8.68, 31.32].
-      expect(r.confidence_intervals.bee_group_one?.low).toBeCloseTo(8.684, 2);
-      expect(r.confidence_intervals.bee_group_one?.high).toBeCloseTo(31.316, 2);
-      // Wilson 30 of 100: centre 0.30740, half 0.08845 -> [21.90, 39.58].
-      expect(r.confidence_intervals.pollen_group_one?.low).toBeCloseTo(21.9, 1);
-      expect(r.confidence_intervals.pollen_group_one?.high).toBeCloseTo(39.585, 2);
-      // z-test 30/100 vs 15/100: z 2.54, p 0.0111; drones 10/100 vs 5/100: p 0.1795.
-      expect(r.significance.pollen?.p_value).toBeCloseTo(0.0111, 3);
-      expect(r.significance.pollen?.significant).toBe(true);
-      expect(r.significance.drones?.p_value).toBeCloseTo(0.1795, 3);
-      expect(r.significance.drones?.significant).toBe(false);
+      expect(r.bee_group_one_percent).toBeCloseTo(9.8, 10);
+      expect(r.bee_group_two_percent).toBeCloseTo(3, 10);
+      expect(r.pollen_group_one_percent).toBeCloseTo((1 / 27) * 100, 10);
+      expect(r.pollen_group_two_percent).toBe(75);
+      expect(r.drones_group_one_percent).toBe(0);
+      expect(r.totals.group_two).toEqual({ files: 2, honeybees: 4, pollen: 3, drones: 0 });
+      for (const metric of ['bee', 'pollen', 'drones']) {
+        expect(r.significance[metric]).toEqual({
+          p_value: null,
+          p_text: null,
+          significant: null,
+          verdict: 'too few insects to compare',
+        });
+      }
+      // Intervals resample files: between the two files' own figures.
+      expect(r.confidence_intervals.bee_group_one?.low).toBeCloseTo(0.1, 5);
+      expect(r.confidence_intervals.bee_group_one?.high).toBeCloseTo(19.5, 5);
 
       const stored = await t.server.app.db('comparisons').where('user_id', id);
       expect(stored).toHaveLength(1);
+    },
+  );
+
+  it.skipIf(!dbAvailable(kind))(
+    'gives a verdict with a p-value when both groups have enough files and honeybees',
+    async () => {
+      const { client, id } = await userWithLocations(t.server);
+      const group = async (pollen: number) => {
+        const ids: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          ids.push(
+            await insertFile(t.server, id, {
+              counts: counts({ bee: 20 + i, pollen, drone: 1 }),
+              frames: frames([2 + i]),
+            }),
+          );
+        }
+        return ids.map((n) => rec(n));
+      };
+      const res = await client.post('/api/compute-groups', {
+        group_one: await group(1),
+        group_two: await group(12),
+      });
+      const r = res.json<Result>();
+      expect(r.totals.group_one?.honeybees).toBeGreaterThanOrEqual(30);
+      expect(r.significance.pollen?.significant).toBe(true);
+      expect(r.significance.pollen?.p_text).toMatch(/^p (< 0\.001|= 0\.0\d+)$/);
+      expect(r.significance.pollen?.verdict).toBe(
+        `Significant difference (${r.significance.pollen?.p_text})`,
+      );
+      expect(r.significance.bee?.significant).toBe(false);
+      expect(r.significance.bee?.verdict).toMatch(/^No significant difference \(p = /);
     },
   );
 
@@ -96,7 +142,7 @@ describe.each(DB_KINDS)('compute-groups on %s', (kind) => {
     expect(r.drones_group_one_percent).toBeNull();
     expect(r.bee_group_one_percent).toBe(0);
     expect(r.drones_group_two_percent).toBe(25);
-    expect(r.significance.drones).toBeNull();
+    expect(r.significance.drones?.verdict).toBe('too few insects to compare');
   });
 
   it.skipIf(!dbAvailable(kind))(
