@@ -12,6 +12,7 @@ import type { AppContext } from './context.ts';
 import { errorMiddleware } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { originCheck } from './middleware/csrf.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
 import { jsonBody } from './middleware/body.ts';
 import { staticConsole } from './middleware/static.ts';
 import { NotFound } from './errors.ts';
@@ -48,12 +49,7 @@ export function createApp(app: AppContext, opts: AppOptions = {}): Koa {
   koa.silent = true; // errors are logged by errorMiddleware, once
   koa.use(errorMiddleware(app.logger));
   koa.use(requestLog(app.logger));
-  koa.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'same-origin');
-    ctx.set('X-Frame-Options', 'DENY');
-    await next();
-  });
+  koa.use(securityHeaders(app.config));
   koa.use(originCheck(app.config.publicOrigin));
   koa.use(jsonBody(app.config.jsonBodyLimitBytes));
   for (const module of ROUTE_MODULES) {

@@ -210,6 +210,40 @@ describe.each(DB_KINDS)('issue 44 on %s', (kind) => {
     });
   });
 
+  describe.skipIf(!dbAvailable(kind))('headers', () => {
+    const https = useTestServer(kind, {
+      env: {
+        PUBLIC_URL: 'https://hives.example.org',
+        INTRO_VIDEO_URL: 'https://cdn.example.net/i.mp4',
+      },
+    });
+    const http = useTestServer(kind);
+
+    it('CSP, Permissions-Policy and HSTS over https; no-store on signed-in JSON', async () => {
+      const { client } = await signedInClient(https.server);
+      for (const res of [await client.get('/api/me'), await client.get('/login')]) {
+        const csp = res.headers.get('content-security-policy') ?? '';
+        expect(csp).toContain("script-src 'self'");
+        expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+        expect(csp).toContain("frame-ancestors 'none'");
+        expect(csp).toContain("media-src 'self' blob: https://cdn.example.net");
+        expect(res.headers.get('permissions-policy')).toContain('camera=()');
+        expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d{7,}/);
+      }
+      const me = await client.get('/api/me');
+      expect(me.status).toBe(200);
+      expect(me.headers.get('cache-control')).toBe('no-store');
+      const list = await client.post('/api/get-uploaded-files-list/', {});
+      expect(list.headers.get('cache-control')).toBe('no-store');
+    });
+
+    it('no HSTS when PUBLIC_URL is http', async () => {
+      const res = await http.client().get('/api/me');
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    });
+  });
+
   describe.skipIf(kind !== 'sqlite')('counters shared by processes', () => {
     it('a second server on the same database sees the first one’s failures', async () => {
       const env = { RATE_LIMIT_MAX_PER_EMAIL: '2', RATE_LIMIT_WINDOW_SECONDS: '600' };
