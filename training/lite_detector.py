@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .effnet import EfficientNetLite0, pretrained
-from .model import HEAD_CHANNELS, NUM_HEAT, DWBlock, conv_bn
+from .model import HEAD_CHANNELS, NUM_HEAT, NUM_SUB, STRIDE, DWBlock, conv_bn
 
 # Trunk blocks that end each stride, in EfficientNet-Lite0's 16 blocks.
 END_S4, END_S8, END_S16, END_S32 = 3, 5, 11, 15
@@ -82,3 +82,40 @@ class LiteDetector(nn.Module):
         t = F.interpolate(self.red8(t), scale_factor=2.0, mode="nearest") + self.lat4(feats[4])
         t = self.fuse4(t)
         return self.head(t)
+
+
+def decode_typed(raw: torch.Tensor) -> torch.Tensor:
+    """Raw head -> the card's `yolo` layout [B, 4 + 4, N]: cx, cy, w, h in input px, then the
+    scores of bee, pollen, drone and hornet.
+
+    A honeybee's score is its heat (how sure the net is that a honeybee is there), given to its
+    most likely type alone; the other types score 0. So a bee whose type is uncertain is still
+    counted at its own score (heat x type probability would drop it below the threshold), and
+    the engine's argmax reads the type. Only 3x3 peaks of each heatmap keep a score.
+    """
+    heat = torch.sigmoid(raw[:, :NUM_HEAT])
+    peak = F.max_pool2d(heat, 3, 1, 1)
+    heat = heat * (heat == peak).to(heat.dtype)
+    sub = raw[:, NUM_HEAT:NUM_HEAT + NUM_SUB]
+    best = (sub == sub.max(dim=1, keepdim=True).values).to(heat.dtype)
+    off = raw[:, NUM_HEAT + NUM_SUB:NUM_HEAT + NUM_SUB + 2]
+    logwh = raw[:, NUM_HEAT + NUM_SUB + 2:].clamp(-4.0, 6.0)
+    ones = torch.ones_like(raw[:, :1])
+    gx = torch.cumsum(ones, dim=3) - 0.5
+    gy = torch.cumsum(ones, dim=2) - 0.5
+    cx = (gx + off[:, :1]) * STRIDE
+    cy = (gy + off[:, 1:2]) * STRIDE
+    wh = torch.exp(logwh) * STRIDE
+    scores = torch.cat([heat[:, :1] * best, heat[:, 1:2]], dim=1)
+    return torch.cat([cx, cy, wh, scores], dim=1).flatten(2)
+
+
+class Exported(nn.Module):
+    """What the ONNX file computes: images in [0, 1] -> detections."""
+
+    def __init__(self, net: LiteDetector) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, images: torch.Tensor) -> torch.Tensor:
+        return decode_typed(self.net(images))

@@ -69,33 +69,3 @@ def detection_loss(raw: torch.Tensor, t: dict[str, torch.Tensor],
         out["giou"] = (giou_loss(pred_reg, t["reg"]) * w).sum() / wsum
         total = total + iou_weight * out["giou"]
     return {"total": total, **out}
-
-
-def distill_loss(raw: torch.Tensor, teacher: torch.Tensor, t: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    """Knowledge distillation from a larger detector's raw head on the same patch (Hinton et al.,
-    applied per cell as in CenterNet distillation). Each term is a divergence, so it is zero where
-    the student already agrees with the teacher:
-
-    - heat: binary KL between the teacher's and the student's heatmaps on every cell, normalised
-      like the focal loss (per labelled object), so the teacher's near-misses teach too;
-    - sub: KL between the subtype softmaxes where the teacher sees a honeybee (weighted by its
-      heat). This is what carries the teacher's drone / pollen split to the student, and it also
-      types the bees-hornets bees, whose labels do not say worker, pollen or drone;
-    - box: smooth-L1 to the teacher's offset and size where the teacher sees an insect (heat > 0.3).
-    """
-    eps = 1e-4
-    ps = torch.sigmoid(raw[:, :NUM_HEAT]).clamp(eps, 1 - eps)
-    pt = torch.sigmoid(teacher[:, :NUM_HEAT]).clamp(eps, 1 - eps)
-    n = t["heat"].eq(1).float().sum().clamp(min=1)
-    heat_kl = pt * torch.log(pt / ps) + (1 - pt) * torch.log((1 - pt) / (1 - ps))
-    heat = heat_kl.sum() / n
-    ls = torch.log_softmax(raw[:, NUM_HEAT:NUM_HEAT + NUM_SUB], dim=1)
-    lt = torch.log_softmax(teacher[:, NUM_HEAT:NUM_HEAT + NUM_SUB], dim=1)
-    sub_kl = (lt.exp() * (lt - ls)).sum(1)
-    bee = torch.sigmoid(teacher[:, 0])  # unclamped: cells with no bee weigh (next to) nothing
-    sub = (sub_kl * bee).sum() / bee.sum().clamp(min=1)
-    seen = pt.max(1).values
-    wb = seen * (seen > 0.3).float()
-    l1 = F.smooth_l1_loss(raw[:, NUM_HEAT + NUM_SUB:], teacher[:, NUM_HEAT + NUM_SUB:], reduction="none", beta=0.1)
-    box = (l1.sum(1) * wb).sum() / wb.sum().clamp(min=1)
-    return {"kd_total": heat + 0.5 * sub + box, "kd_heat": heat, "kd_sub": sub, "kd_box": box}

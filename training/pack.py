@@ -8,7 +8,7 @@ training frames at the resolution training keeps them in RAM anyway (1920x540,
 `HIVE_CACHE_SCALE`; `load_hive_frame` reads either size), the bees-hornets `train` photos and
 the training pollen crops as they are. `hivesight-pack.json` names the validation files left
 out, so `hive_split` and `crop_split` give the full datasets' splits. Validation runs where
-the datasets are: pair the pack with `training.train --no-val`.
+the datasets are (`training.protocol`).
 The pack is a working copy for one run; never commit it (choose a git-ignored folder).
 """
 from __future__ import annotations

@@ -96,23 +96,5 @@ class Pack(unittest.TestCase):
             self.assertFalse(any(p.exists() for p in crop_split(out)[1]))
 
 
-class ZoomViewTest(unittest.TestCase):
-    def test_window_keeps_boxes_at_least_half_inside_clipped(self) -> None:
-        from .zoom_view import to_pixels, window
-        boxes = np.array([
-            [0, 10, 10, 30, 30],     # wholly inside
-            [1, 90, 10, 130, 30],    # half inside: kept, clipped at the edge
-            [2, 95, 10, 135, 30],    # under half inside: dropped
-            [0, 200, 200, 220, 220],  # outside
-        ], dtype=np.float64)
-        got = window(boxes, 0, 0, 110, 100)
-        np.testing.assert_allclose(got, [[0, 10, 10, 30, 30], [1, 90, 10, 110, 30]])
-        # shifted windows move the boxes into the window's own pixels
-        np.testing.assert_allclose(window(boxes[:1], 5, 5, 100, 100), [[0, 5, 5, 25, 25]])
-        # YOLO rows (normalised centre and size) to pixel corners
-        np.testing.assert_allclose(to_pixels(np.array([[2, 0.5, 0.5, 0.2, 0.1]]), 100, 200),
-                                   [[2, 40, 90, 60, 110]])
-
-
 if __name__ == "__main__":
     unittest.main()

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { AnalysisOutput, AnalysisResult } from '../../../engine/index.ts';
 import { openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, EXIT_USER, UserError } from '../errors.ts';
-import { fpsOption, modelOption, threadsOption, videoAnalysisOption } from '../options.ts';
+import { fpsOption, modelOption, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import { OutputNames, resultJson, writeFileOutputs, writeSummary } from '../outputs.ts';
 import { formatDuration, formatResultCounts } from '../ui/format.ts';
@@ -30,7 +30,6 @@ export function registerAnalyzeCommand(program: Command): void {
     .addOption(fpsOption())
     .addOption(modelOption())
     .addOption(threadsOption())
-    .addOption(videoAnalysisOption())
     .action(async (files: string[], flags: AnalyzeFlags) => {
       process.exitCode = await analyzeFiles(files, flags);
     });
@@ -92,12 +91,9 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       const outputs = await writeFileOutputs(mod, outDir, names.allocate(file), result);
       results.push(result);
       json.push(resultJson(mod, result, { path: file, outputs }));
-      // Auto-zoom is worth a word: the file's bees were off the size the model learnt.
-      const zoom = result.zoom === 1 ? '' : `  auto-zoom ${result.zoom.toFixed(2)}x`;
-      const thorough = result.videoAnalysis === 'thorough' ? '  thorough' : '';
       progress.succeed(
         label,
-        `${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}${zoom}${thorough}  (${formatDuration(result.timing.totalMs)})`,
+        `${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}  (${formatDuration(result.timing.totalMs)})`,
       );
     }
     await writeSummary(mod, outDir, results);

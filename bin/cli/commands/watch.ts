@@ -10,13 +10,7 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, UserError } from '../errors.ts';
-import {
-  fpsOption,
-  modelOption,
-  positiveInteger,
-  threadsOption,
-  videoAnalysisOption,
-} from '../options.ts';
+import { fpsOption, modelOption, positiveInteger, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import { OutputNames, SUMMARY_FILE, writeAtomic, writeFileOutputs } from '../outputs.ts';
 import { formatResultCounts } from '../ui/format.ts';
@@ -45,7 +39,6 @@ export function registerWatchCommand(program: Command): void {
     .addOption(fpsOption())
     .addOption(modelOption())
     .addOption(threadsOption())
-    .addOption(videoAnalysisOption())
     .addOption(
       new Option('--settle-ms <n>', 'a file counts as written after this long unchanged')
         .argParser(positiveInteger('--settle-ms', 600_000))
