@@ -1,4 +1,5 @@
 import {
+  Alert,
   AnchorButton,
   Button,
   Callout,
@@ -13,7 +14,8 @@ import { LineChart } from '../components/LineChart.tsx';
 import type { Series } from '../components/LineChart.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { errorMessage, get } from '../lib/api.ts';
+import { del, errorMessage, get } from '../lib/api.ts';
+import { toastError, toastSuccess } from '../lib/toaster.ts';
 import { countCells, countText } from '../lib/fileDetail.ts';
 import { formatBytes, formatDateTime, formatPercent, orDash } from '../lib/format.ts';
 
@@ -67,6 +69,21 @@ export function FileDetail() {
   const navigate = useNavigate();
   const [detail, setDetail] = useState<Detail | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  const deleteFile = async (name: string) => {
+    setDeleting(true);
+    try {
+      await del(`/api/files/${encodeURIComponent(id ?? '')}`);
+      void navigate('/file-upload-list', { replace: true });
+      toastSuccess('File deleted', `${name} and its report were deleted.`);
+    } catch (e) {
+      toastError('Delete failed', errorMessage(e));
+      setDeleting(false);
+      setConfirmDelete(false);
+    }
+  };
 
   useEffect(() => {
     let live = true;
@@ -128,9 +145,31 @@ export function FileDetail() {
               download
               disabled={!processed}
             />
+            <Button
+              icon="trash"
+              intent="danger"
+              variant="outlined"
+              text="Delete file"
+              onClick={() => setConfirmDelete(true)}
+            />
           </>
         }
       />
+      <Alert
+        isOpen={confirmDelete}
+        intent="danger"
+        icon="trash"
+        confirmButtonText="Delete"
+        cancelButtonText="Cancel"
+        loading={deleting}
+        onConfirm={() => void deleteFile(detail.name)}
+        onCancel={() => setConfirmDelete(false)}
+      >
+        <p>
+          Delete <strong>{detail.name}</strong>? Its media, report and counts go for good, and it
+          leaves your comparisons and exports.
+        </p>
+      </Alert>
       {detail.status.toUpperCase() === 'FAILED' ? (
         <Callout
           intent="danger"

@@ -71,9 +71,11 @@ export function Plans() {
         <div>
           <h1 className="hs-page-title">Bee Counting Software Plans</h1>
           <p className="hs-page-subtitle">
-            {products.length > 0
-              ? `You have the following products: ${products.join(', ')}`
-              : 'You are currently on the Free Plan.'}
+            {!auth.isAuthenticated
+              ? 'Start free, and ask us about the Researcher plan when you need more.'
+              : products.length > 0
+                ? `You have the following products: ${products.join(', ')}`
+                : 'You are currently on the Free Plan.'}
           </p>
         </div>
       </header>
