@@ -14,6 +14,7 @@ import * as m0007 from './20261123_0007_files_search_trigram_indexes.ts';
 import * as m0008 from './20261124_0008_files_stored_records.ts';
 import * as m0009 from './20261124_0009_files_search_by_location.ts';
 import * as m0010 from './20261128_0010_rate_limit_hits.ts';
+import * as m0011 from './20261128_0011_users_hornet_alerts_setting.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,6 +32,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261124_0008_files_stored_records', m0008],
   ['20261124_0009_files_search_by_location', m0009],
   ['20261128_0010_rate_limit_hits', m0010],
+  ['20261128_0011_users_hornet_alerts_setting', m0011],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
