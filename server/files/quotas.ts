@@ -34,16 +34,22 @@ export const PRODUCT_QUOTAS: Readonly<Record<ProductName, UploadQuota>> = {
   [RESEARCHER]: { uploadsPerDay: 500, storageBytes: 20 * GB },
 };
 
-export function quotaFor(products: readonly ProductName[]): UploadQuota {
+/** The user's quota; `scale` is UPLOAD_QUOTA_SCALE. */
+export function quotaFor(products: readonly ProductName[], scale = 1): UploadQuota {
   const all = [FREE_QUOTA, ...products.map((p) => PRODUCT_QUOTAS[p])];
   return {
-    uploadsPerDay: Math.max(...all.map((q) => q.uploadsPerDay)),
-    storageBytes: Math.max(...all.map((q) => q.storageBytes)),
+    uploadsPerDay: Math.max(1, Math.round(scale * Math.max(...all.map((q) => q.uploadsPerDay)))),
+    storageBytes: Math.round(scale * Math.max(...all.map((q) => q.storageBytes))),
   };
 }
 
-export async function uploadQuota(db: Knex, userId: number, day: string): Promise<UploadQuota> {
-  return quotaFor(await activeProducts(db, userId, day));
+export async function uploadQuota(
+  db: Knex,
+  userId: number,
+  day: string,
+  scale = 1,
+): Promise<UploadQuota> {
+  return quotaFor(await activeProducts(db, userId, day), scale);
 }
 
 /** A storage refusal: 413 with a Retry-After when an erased video will free room. */

@@ -145,7 +145,7 @@ export async function handleUpload(
   const dirs = mediaDirs(app.config.dataDir);
   await ensureMediaDirs(dirs);
   const plan = await planFor(app.db, user.id, today(app.clock));
-  const quota = await uploadQuota(app.db, user.id, today(app.clock));
+  const quota = await uploadQuota(app.db, user.id, today(app.clock), app.config.uploadQuotaScale);
   const withinQuota = (db: Knex | Knex.Transaction, sizeBytes: number) =>
     enforceQuota(db, {
       userId: user.id,
