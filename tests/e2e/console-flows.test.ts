@@ -250,7 +250,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
       await p.waitForTimeout(2000);
     }
     await row.getByRole('link', { name: 'entrance-clip.mp4' }).click();
-    await p.getByRole('img', { name: /Insects per analysed frame/ }).waitFor();
+    await p.getByRole('img', { name: /Insects on screen per analysed frame/ }).waitFor();
     await screenshot(p, 'file-detail-video');
     await p.context().close();
   });

@@ -2,6 +2,7 @@ import { Button, Card, Icon, Tag } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
+import { HornetAlertsSetting } from '../components/HornetAlertsSetting.tsx';
 import { errorMessage, post } from '../lib/api.ts';
 import { toastError } from '../lib/toaster.ts';
 
@@ -115,6 +116,7 @@ export function Plans() {
           />
         </Card>
       </div>
+      {products.includes('Researcher') ? <HornetAlertsSetting /> : null}
     </div>
   );
 }
