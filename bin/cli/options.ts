@@ -9,6 +9,9 @@ import { InvalidArgumentError, Option } from 'commander';
 import { VIDEO_ANALYSES } from '../../engine/types.ts';
 import type { VideoAnalysis } from '../../engine/types.ts';
 
+/** Where analyze and watch write when --out is not given: a folder of its own, here. */
+export const DEFAULT_OUT = './hivesight-results';
+
 export function positiveNumber(name: string, max: number) {
   return (value: string): number => {
     const n = Number(value);
