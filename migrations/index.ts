@@ -16,6 +16,7 @@ import * as m0009 from './20261124_0009_files_search_by_location.ts';
 import * as m0010 from './20261128_0010_rate_limit_hits.ts';
 import * as m0011 from './20261128_0011_users_hornet_alerts_setting.ts';
 import * as m0012 from './20261128_0012_files_search_covering_index_pg.ts';
+import * as m0013 from './20261128_0013_files_failure_reasons.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -35,6 +36,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261128_0010_rate_limit_hits', m0010],
   ['20261128_0011_users_hornet_alerts_setting', m0011],
   ['20261128_0012_files_search_covering_index_pg', m0012],
+  ['20261128_0013_files_failure_reasons', m0013],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
