@@ -1,12 +1,13 @@
 /**
  * The detail and comparison screens say what their figures are, in Chromium at 1280 and 390 px:
  * a 30 s clip with one unique worker but 2-4 honeybees on screen per frame, and a comparison of
- * a photo and a long video against 4 insects that gives no verdict. Screenshots are saved
- * (console-support.ts) to be looked at.
+ * a photo and a long video against 4 insects that gives no verdict; a summary CSV of files ticked
+ * in the list; a Researcher's hornet alert switch. Screenshots are saved (console-support.ts).
  */
+import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserDirect } from '../integration/server-helpers.ts';
+import { createUserDirect, grant } from '../integration/server-helpers.ts';
 import type { TestServer } from '../integration/server-helpers.ts';
 import { counts, frames, insertFile } from '../integration/files-helpers.ts';
 import {
@@ -30,6 +31,21 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
     server = await startConsoleServer({}, false);
     browser = await launchBrowser();
     user = await createUserDirect(server, { role: 'USER', locations: ['Apiary North'] });
+    const summary = {
+      durationS: 30,
+      width: 1280,
+      height: 720,
+      framesAnalysed: 150,
+      sampleFps: 5,
+      beeCoveragePct: 1.5,
+      model: {
+        name: 'hivesight-detector',
+        version: '0.11.2',
+        classes: ['bee', 'pollen', 'drone', 'wasp', 'hornet'],
+      },
+      timing: { decodeMs: 0, inferenceMs: 0, trackingMs: 0, totalMs: 0 },
+      analysedAt: '2026-11-28T10:00:00.000Z',
+    };
     // 150 sampled frames of 2, 3, 4, 3 honeybees: one unique worker, 3 on screen on average.
     const perFrame = Array.from({ length: 150 }, (_, i) => ({
       index: i,
@@ -42,21 +58,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
       kind: 'video',
       counts: counts({ bee: 1 }),
       frames: perFrame,
-      summary_json: JSON.stringify({
-        durationS: 30,
-        width: 1280,
-        height: 720,
-        framesAnalysed: 150,
-        sampleFps: 5,
-        beeCoveragePct: 1.5,
-        model: {
-          name: 'hivesight-detector',
-          version: '0.11.2',
-          classes: ['bee', 'pollen', 'drone', 'wasp', 'hornet'],
-        },
-        timing: { decodeMs: 0, inferenceMs: 0, trackingMs: 0, totalMs: 0 },
-        analysedAt: '2026-11-28T10:00:00.000Z',
-      }),
+      summary_json: JSON.stringify(summary),
     });
     // Group one: a photo at 19.5 % and a 79-frame video at 0.1 %; group two: 4 insects.
     await insertFile(server, user.id, {
@@ -74,6 +76,12 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
       original_name: 'few-a.png',
       counts: counts({ bee: 1, pollen: 2 }),
       frames: frames([3]),
+      summary_json: JSON.stringify({
+        ...summary,
+        durationS: 0,
+        framesAnalysed: 1,
+        beeCoveragePct: 3,
+      }),
     });
     await insertFile(server, user.id, {
       original_name: 'few-b.png',
@@ -109,6 +117,48 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
       await p.setViewportSize({ width, height: 900 });
       await screenshot(p, `results-detail-${width}`);
     }
+    await p.context().close();
+  });
+
+  it('downloads a summary CSV of the files ticked in the list', async () => {
+    const p = await signedInPage();
+    await p.goto('/file-upload-list');
+    // Blueprint draws its own box over a visually hidden input: click its label, as a user does.
+    const tick = (name: string) =>
+      p.locator('label', { has: p.getByLabel(`Include ${name} in the summary CSV`) }).click();
+    await tick('entrance-30s.mp4');
+    await tick('few-a.png');
+    const download = p.waitForEvent('download');
+    await p.getByRole('button', { name: 'Summary CSV (2)' }).click();
+    const lines = fs
+      .readFileSync(await (await download).path(), 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines[0]).toMatch(/,mean_bees_on_screen,peak_bees_on_screen,quality$/);
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(',')[0])
+        .sort(),
+    ).toEqual(['entrance-30s.mp4', 'few-a.png']);
+    await p.context().close();
+  });
+
+  it('lets a Researcher turn hornet alert e-mails off', async () => {
+    await grant(server, user.email, 'Researcher', '2999-12-31');
+    const p = await signedInPage();
+    await p.goto('/beeplans');
+    const toggle = p.getByLabel('E-mail me when a hornet is seen');
+    // The switch shows the stored setting once it has loaded.
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    const saved = p.waitForResponse('**/api/account/settings');
+    await p.locator('label', { has: toggle }).click();
+    expect((await saved).request().method()).toBe('POST');
+    await p.reload();
+    await p.getByLabel('E-mail me when a hornet is seen').and(p.locator(':enabled')).waitFor({
+      state: 'attached',
+    });
+    expect(await p.getByLabel('E-mail me when a hornet is seen').isChecked()).toBe(false);
     await p.context().close();
   });
 
