@@ -37,8 +37,8 @@ function LocationRow({
 
   if (editing) {
     return (
-      <li className="hs-location-row">
-        <form className="hs-location-edit" onSubmit={(e) => void save(e)}>
+      <li className="hs-hive-loc-row">
+        <form className="hs-hive-loc-edit" onSubmit={(e) => void save(e)}>
           <InputGroup
             aria-label={`New name for ${location.name}`}
             value={name}
@@ -60,14 +60,14 @@ function LocationRow({
     );
   }
   return (
-    <li className="hs-location-row">
-      <div className="hs-location-name">
+    <li className="hs-hive-loc-row">
+      <div className="hs-hive-loc-name">
         <strong>{location.name}</strong>
         <Tag minimal round>
           {filesText(location.files)}
         </Tag>
       </div>
-      <div className="hs-location-actions">
+      <div className="hs-hive-loc-actions">
         <Button
           icon="edit"
           text="Rename"
@@ -162,7 +162,7 @@ export function Locations() {
     list = <p className="hs-empty">No hive locations yet. Add one above to start uploading.</p>;
   } else {
     list = (
-      <ul className="hs-location-list" aria-label="Your hive locations">
+      <ul className="hs-hive-loc-list" aria-label="Your hive locations">
         {locations.map((l) => (
           <LocationRow
             key={`${l.id}:${l.name}`}
@@ -183,7 +183,7 @@ export function Locations() {
         actions={<Link to="/file-upload-list">Go to uploads</Link>}
       />
       <Card className="hs-section-card" elevation={1}>
-        <form className="hs-location-add" onSubmit={(e) => void add(e)} noValidate>
+        <form className="hs-hive-loc-add" onSubmit={(e) => void add(e)} noValidate>
           <InputGroup
             id="new-location"
             aria-label="New hive location"
