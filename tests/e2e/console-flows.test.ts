@@ -286,6 +286,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
       .getByRole('status')
       .getByText('Your password has been updated. Sign in with your new password.')
       .waitFor();
+    await p.getByText('Your password has been updated.', { exact: true }).waitFor(); // the toast
     await expect(p.getByText('New Password is required').count()).resolves.toBe(0);
     // The link works once.
     await p.goto(`/reset-password?token=${encodeURIComponent(token ?? '')}`);
