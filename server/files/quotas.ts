@@ -3,7 +3,8 @@
  * Free user queued 25 videos in 6 s; the daily count stops that, and the queue's round-robin by
  * owner (server/queue/queue.ts) keeps one user's batch from holding everyone else's files.
  *
- * Stored bytes are the sizes of the user's files whose media is still kept: pictures, and
+ * Uploads are counted per UTC day in `upload_counts` (migration 0014) when a file is recorded
+ * (`countUpload`), so deleting a file does not give its upload back. Stored bytes are the sizes of the user's files whose media is still kept: pictures, and
  * videos until the retention sweep erases them (MEDIA_RETENTION_HOURS after processing), which
  * frees their room. Checked before the body is read and again in the transaction that records
  * the file, where the user's row is locked (PostgreSQL) or the single writer serialises
@@ -83,17 +84,12 @@ export async function enforceQuota(
   const now = clock.now();
   const midnight = new Date(now);
   midnight.setUTCHours(0, 0, 0, 0);
-  const usage = await typed<{ today: number | string | null; kept: number | string | null }>(
-    db('files')
-      .where('user_id', userId)
-      .first(
-        db.raw('SUM(CASE WHEN created_at >= ? THEN 1 ELSE 0 END) AS today', [
-          midnight.toISOString(),
-        ]),
-        db.raw('SUM(CASE WHEN media_deleted_at IS NULL THEN size_bytes ELSE 0 END) AS kept'),
-      ),
+  const counted = await typed<{ count: number | string } | undefined>(
+    db('upload_counts')
+      .where({ user_id: userId, day: dayOf(now) })
+      .first('count'),
   );
-  const today = Number(usage.today ?? 0);
+  const today = Number(counted?.count ?? 0);
   if (today >= quota.uploadsPerDay) {
     const tomorrow = midnight.getTime() + 86_400_000;
     const seconds = Math.max(1, Math.ceil((tomorrow - now.getTime()) / 1000));
@@ -103,7 +99,13 @@ export async function enforceQuota(
       seconds,
     );
   }
-  const kept = Number(usage.kept ?? 0);
+  const usage = await typed<{ kept: number | string | null } | undefined>(
+    db('files')
+      .where('user_id', userId)
+      .whereNull('media_deleted_at')
+      .first(db.raw('SUM(size_bytes) AS kept')),
+  );
+  const kept = Number(usage?.kept ?? 0);
   if (kept + sizeBytes > quota.storageBytes) {
     const retry = await secondsUntilRoom(db, opts, kept + sizeBytes - quota.storageBytes);
     throw new StorageQuotaExceeded(
@@ -115,6 +117,22 @@ export async function enforceQuota(
       retry,
     );
   }
+}
+
+/** Counts one accepted upload for the user's UTC day (in the transaction recording the file). */
+export async function countUpload(
+  db: Knex | Knex.Transaction,
+  userId: number,
+  now: Date,
+): Promise<void> {
+  await db('upload_counts')
+    .insert({ user_id: userId, day: dayOf(now), count: 1 })
+    .onConflict(['user_id', 'day'])
+    .merge({ count: db.raw('upload_counts.count + 1') });
+}
+
+function dayOf(d: Date): string {
+  return d.toISOString().slice(0, 10);
 }
 
 /** Seconds until erasing processed videos frees `needed` bytes; undefined if it never will. */

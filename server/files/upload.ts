@@ -17,7 +17,7 @@ import { userLocations } from '../users/repo.ts';
 import { enqueueJob } from '../queue/queue.ts';
 import { engineFor } from './engine.ts';
 import { planFor, sizeText, videoTooLongMessage } from './plans.ts';
-import { enforceQuota, uploadQuota } from './quotas.ts';
+import { countUpload, enforceQuota, uploadQuota } from './quotas.ts';
 import type { FileRow } from './records.ts';
 import { resultColumns, savePreview } from './results.ts';
 import {
@@ -210,6 +210,7 @@ export async function handleUpload(
       previewPaths = preview?.paths ?? [];
       const id = await app.db.transaction(async (trx) => {
         await withinQuota(trx, part.size);
+        await countUpload(trx, user.id, app.clock.now());
         return insertFile(trx, {
           ...base,
           ...resultColumns(result, preview?.name ?? null),
@@ -222,6 +223,7 @@ export async function handleUpload(
 
     const id = await app.db.transaction(async (trx) => {
       await withinQuota(trx, part.size);
+      await countUpload(trx, user.id, app.clock.now());
       const fileId = await insertFile(trx, { ...base, status: 'QUEUED' });
       await enqueueJob(trx, {
         fileId,
