@@ -113,7 +113,7 @@ export async function enforceQuota(
         (sizeBytes > 0 ? `, and this file (${sizeText(sizeBytes)}) does not fit.` : '.') +
         (retry
           ? ` Videos are erased ${opts.retentionHours} hours after processing; room frees up in about ${waitText(retry)}.`
-          : ' Pictures are kept; a plan with more storage gives you room.'),
+          : ' Delete files you no longer need, or choose a plan with more storage.'),
       retry,
     );
   }

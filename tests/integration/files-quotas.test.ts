@@ -93,6 +93,7 @@ describe.each(DB_KINDS)('upload quotas on %s', (kind) => {
       const res = await uploadPicture(client, 3 * MB);
       expect(res.status).toBe(413);
       expect(res.headers.get('retry-after')).toBeNull(); // pictures are kept
+      expect(res.json<{ message: string }>().message).toMatch(/Delete files you no longer need/);
       expect(res.json<{ message: string }>().message).toMatch(
         /Your files use 498 MB of your plan's 500 MB of storage, and this file \(3 MB\) does not fit\./,
       );
