@@ -2,8 +2,8 @@
  * Hornet alerts (decisions.md 4): a Researcher is e-mailed when a processed video shows a hornet
  * that stays: one hornet track hit by a hornet box scored at least HORNET_ALERT_SCORE on at
  * least HORNET_ALERT_FRAMES sampled frames (one high-scored box on one frame is too often a
- * wasp or a shadow). The e-mail names the time in the clip and links the file's preview and
- * report. At most one alert per location per hour, none for users who turned alerts off, and
+ * wasp or a shadow). The e-mail names the time in the clip and links the frame with the
+ * highest-scored hornet (the file's preview for results stored without one) and the report. At most one alert per location per hour, none for users who turned alerts off, and
  * the hornet_alerts row (unique file_id) is written before sending, so a retried or duplicated
  * completion never e-mails twice.
  */
@@ -96,6 +96,11 @@ export async function alertHornets(app: AppContext, fileId: number): Promise<boo
 
   const at = clipTime(sighting.timeS);
   const base = `${app.config.publicUrl}/api/files/${row.id}`;
+  const frameS = rowSummary(row)?.hornetPreviewTimeS;
+  const frame =
+    frameS === undefined
+      ? `Annotated preview of the clip: ${base}/preview.jpg`
+      : `The clearest hornet frame (${clipTime(frameS)}): ${base}/hornet.jpg`;
   await app.mailer.send({
     to: row.owner_email,
     subject: `Hornet alert: a hornet at ${row.location}, ${at} into ${row.original_name}`,
@@ -103,7 +108,7 @@ export async function alertHornets(app: AppContext, fileId: number): Promise<boo
       `HiveSight saw a hornet in ${row.original_name} (location ${row.location}) from ${at} into the clip,`,
       `on ${sighting.frames} sampled frames (best score ${sighting.bestScore.toFixed(2)}).`,
       '',
-      `Annotated preview of the clip: ${base}/preview.jpg`,
+      frame,
       `Report: ${base}/report.csv`,
       '',
       'You get at most one hornet alert per location per hour. To stop these e-mails, turn',

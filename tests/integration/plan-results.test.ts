@@ -34,7 +34,7 @@ function upload(
 
 /** What an upload left on disk (a refused one must leave nothing). */
 function leftovers(server: TestServer): string[] {
-  return ['incoming', 'media', 'previews', 'honeybee-previews'].flatMap((d) => {
+  return ['incoming', 'media', 'previews', 'honeybee-previews', 'hornet-previews'].flatMap((d) => {
     const dir = path.join(server.dataDir, d);
     return fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => `${d}/${f}`) : [];
   });
@@ -80,6 +80,7 @@ async function hornetClip(server: TestServer, userId: number): Promise<number> {
   for (const [dir, text] of [
     ['previews', 'FULL PREVIEW with hornet boxes'],
     ['honeybee-previews', 'HONEYBEE PREVIEW'],
+    ['hornet-previews', 'HORNET FRAME'],
   ] as const) {
     fs.mkdirSync(path.join(server.dataDir, dir), { recursive: true });
     fs.writeFileSync(path.join(server.dataDir, dir, previewName), text);
@@ -100,6 +101,7 @@ async function hornetClip(server: TestServer, userId: number): Promise<number> {
       durationS: 0.8,
       framesAnalysed: 4,
       honeybeePreview: true,
+      hornetPreviewTimeS: 0.4,
       hornetTracks: [{ hits: [{ timeS: 0, score: 0.9 }] }],
     }),
   });
@@ -202,6 +204,7 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
 
     const preview = await free.client.get(`/api/files/${id}/preview.jpg`);
     expect(preview.text).toBe('HONEYBEE PREVIEW');
+    expect((await free.client.get(`/api/files/${id}/hornet.jpg`)).status).toBe(404);
 
     const list = await free.client.post('/api/get-uploaded-files-list/', {});
     expect(list.text).not.toMatch(noResearch);
@@ -236,6 +239,7 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
     expect(d.counts).toMatchObject({ hornet: 1, wasp: 2 });
     const preview = await researcher.client.get(`/api/files/${id}/preview.jpg`);
     expect(preview.text).toBe('FULL PREVIEW with hornet boxes');
+    expect((await researcher.client.get(`/api/files/${id}/hornet.jpg`)).text).toBe('HORNET FRAME');
     const summary = await researcher.client.get(`/api/files/${id}/summary.csv`);
     expect(summary.headers.get('content-disposition')).toContain('entrance-summary.csv');
     const [header, row] = summary.text.split('\n');
