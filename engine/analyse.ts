@@ -51,6 +51,11 @@ export interface AnalysisOutput extends AnalysisResult {
    * not include those classes; the same buffer as `preview` when the frame shows none.
    */
   honeybeePreview?: Buffer;
+  /**
+   * The frame with the highest-scored hornet, every class drawn, when previews are asked for and
+   * a hornet was detected: what a hornet alert shows, as the busiest frame may have none.
+   */
+  hornetPreview?: { jpeg: Buffer; timeS: number };
 }
 
 export async function analyseFile(
@@ -78,6 +83,7 @@ export async function analyseFile(
   let inferenceMs = 0;
   let trackingMs = 0;
   let busiest: { frame: RawFrame; detections: Detection[] } | undefined;
+  let hornetFrame: { frame: RawFrame; detections: Detection[]; score: number } | undefined;
   const record = (frame: RawFrame, detections: Detection[]): void => {
     frames.push({
       index: frame.index,
@@ -88,6 +94,13 @@ export async function analyseFile(
     });
     if (options.keepPreviewFrame && (!busiest || detections.length > busiest.detections.length)) {
       busiest = { frame, detections };
+    }
+    if (options.keepPreviewFrame) {
+      const score = Math.max(
+        0,
+        ...detections.filter((d) => d.cls === 'hornet').map((d) => d.score),
+      );
+      if (score > (hornetFrame?.score ?? 0)) hornetFrame = { frame, detections, score };
     }
     options.onProgress?.({
       file,
@@ -154,6 +167,16 @@ export async function analyseFile(
       honeybees.length === detections.length
         ? result.preview
         : await renderPreview(frame, honeybees, media.width, media.height);
+  }
+  if (hornetFrame) {
+    const { frame, detections } = hornetFrame;
+    result.hornetPreview = {
+      jpeg:
+        frame === busiest?.frame && result.preview
+          ? result.preview
+          : await renderPreview(frame, detections, media.width, media.height),
+      timeS: frame.timeS,
+    };
   }
   return result;
 }

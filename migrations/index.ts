@@ -14,6 +14,10 @@ import * as m0007 from './20261123_0007_files_search_trigram_indexes.ts';
 import * as m0008 from './20261124_0008_files_stored_records.ts';
 import * as m0009 from './20261124_0009_files_search_by_location.ts';
 import * as m0010 from './20261128_0010_rate_limit_hits.ts';
+import * as m0011 from './20261128_0011_users_hornet_alerts_setting.ts';
+import * as m0012 from './20261128_0012_files_search_covering_index_pg.ts';
+import * as m0013 from './20261128_0013_files_failure_reasons.ts';
+import * as m0014 from './20261128_0014_upload_counts.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,6 +35,10 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261124_0008_files_stored_records', m0008],
   ['20261124_0009_files_search_by_location', m0009],
   ['20261128_0010_rate_limit_hits', m0010],
+  ['20261128_0011_users_hornet_alerts_setting', m0011],
+  ['20261128_0012_files_search_covering_index_pg', m0012],
+  ['20261128_0013_files_failure_reasons', m0013],
+  ['20261128_0014_upload_counts', m0014],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -61,6 +61,11 @@ export interface Config {
   readonly rateLimitMaxPerEmailAllIps: number;
   /** Registrations per IP per window. */
   readonly registerRateLimitMaxPerIp: number;
+  /**
+   * Multiplies every plan's daily upload count and storage cap (server/files/quotas.ts): an
+   * installation with more room raises them without changing the plan table.
+   */
+  readonly uploadQuotaScale: number;
   /** JSON request bodies above this size are refused with 413. */
   readonly jsonBodyLimitBytes: number;
 }
@@ -191,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitMaxPerIp: int('RATE_LIMIT_MAX_PER_IP', 100, 1),
     rateLimitMaxPerEmailAllIps: int('RATE_LIMIT_MAX_PER_EMAIL_ALL_IPS', 100, 1),
     registerRateLimitMaxPerIp: int('REGISTER_RATE_LIMIT_MAX_PER_IP', 20, 1),
+    uploadQuotaScale: num('UPLOAD_QUOTA_SCALE', 1, 0.001),
     jsonBodyLimitBytes: int('JSON_BODY_LIMIT_BYTES', 100 * 1024, 1024),
   };
   if (Object.keys(problems).length > 0) throw new ConfigError(problems);

@@ -106,6 +106,11 @@ describe('watch summary', () => {
       },
     };
     expect(summaryFromState(state, 'file,kind')).toBe('file,kind\na.jpg,image\nb.mp4,video\n');
+    // Rows kept from before columns were appended get empty cells (a quoted comma is one field).
+    state.files['a.jpg']!.summaryRow = '"a,1.jpg",image';
+    expect(summaryFromState(state, 'file,kind,quality')).toBe(
+      'file,kind,quality\n"a,1.jpg",image,\nb.mp4,video,\n',
+    );
   });
 });
 

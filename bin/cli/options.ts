@@ -5,6 +5,9 @@
  */
 import { InvalidArgumentError, Option } from 'commander';
 
+/** Where analyze and watch write when --out is not given: a folder of its own, here. */
+export const DEFAULT_OUT = './hivesight-results';
+
 export function positiveNumber(name: string, max: number) {
   return (value: string): number => {
     const n = Number(value);

@@ -68,7 +68,12 @@ export function resultJson(
   result: AnalysisOutput,
   extra: { path: string; outputs: FileOutputs },
 ): Record<string, unknown> {
-  const { preview: _preview, honeybeePreview: _honeybeePreview, ...rest } = result;
+  const {
+    preview: _preview,
+    honeybeePreview: _honeybeePreview,
+    hornetPreview: _hornetPreview,
+    ...rest
+  } = result;
   return {
     ...rest,
     countsAre: result.media.kind === 'video' ? 'unique insects (tracks)' : 'detections',

@@ -66,11 +66,25 @@ export async function sha256File(file: string): Promise<string> {
 
 /** summary.csv from the rows of every finished file, in file-name order. */
 export function summaryFromState(state: WatchState, header: string): string {
+  const columns = fieldCount(header);
   const rows = Object.keys(state.files)
     .sort()
     .map((k) => state.files[k]!.summaryRow)
-    .filter((r): r is string => Boolean(r));
+    .filter((r): r is string => Boolean(r))
+    // A row kept from before columns were appended gets empty cells for them.
+    .map((r) => r + ','.repeat(Math.max(0, columns - fieldCount(r))));
   return `${[header, ...rows].join('\n')}\n`;
+}
+
+/** Fields in one CSV row (commas inside double quotes do not separate). */
+function fieldCount(row: string): number {
+  let fields = 1;
+  let quoted = false;
+  for (const ch of row) {
+    if (ch === '"') quoted = !quoted;
+    else if (ch === ',' && !quoted) fields++;
+  }
+  return fields;
 }
 
 /** Splits a one-file summary CSV into its header and its row. */

@@ -13,6 +13,7 @@ import { ForgotPassword } from './pages/ForgotPassword.tsx';
 import { GroupResult } from './pages/GroupResult.tsx';
 import { Home } from './pages/Home.tsx';
 import { Instructions } from './pages/Instructions.tsx';
+import { Locations } from './pages/Locations.tsx';
 import { Login } from './pages/Login.tsx';
 import { Plans } from './pages/Plans.tsx';
 import { Register } from './pages/Register.tsx';
@@ -66,6 +67,7 @@ export function App() {
             <Route path="/upload-file" element={guard(<UploadFile />)} />
             <Route path="/file-upload-list" element={guard(<UploadedFiles />)} />
             <Route path="/files/:id" element={guard(<FileDetail />)} />
+            <Route path="/locations" element={guard(<Locations />)} />
             <Route path="/video-player" element={<VideoPlayer />} />
             <Route path="/contactus" element={guard(<Contact />)} />
             <Route path="/csv-file-search" element={admin(<FileSearch />)} />

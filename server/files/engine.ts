@@ -176,7 +176,11 @@ async function startThreadEngine(options: EngineOptions, onExit: () => void): Pr
       if (analyseOptions.signal?.aborted)
         throw new mod.AnalysisCancelledError('The analysis was cancelled.');
       const result = await call<
-        AnalysisOutput & { preview?: Uint8Array; honeybeePreview?: Uint8Array }
+        AnalysisOutput & {
+          preview?: Uint8Array;
+          honeybeePreview?: Uint8Array;
+          hornetPreview?: { jpeg: Uint8Array; timeS: number };
+        }
       >(
         {
           type: 'analyse',
@@ -191,10 +195,12 @@ async function startThreadEngine(options: EngineOptions, onExit: () => void): Pr
         b ? Buffer.from(b.buffer, b.byteOffset, b.byteLength) : undefined;
       const preview = asBuffer(result.preview);
       const honeybeePreview = asBuffer(result.honeybeePreview);
+      const hornet = result.hornetPreview;
       return {
         ...result,
         ...(preview ? { preview } : {}),
         ...(honeybeePreview ? { honeybeePreview } : {}),
+        ...(hornet ? { hornetPreview: { jpeg: asBuffer(hornet.jpeg)!, timeS: hornet.timeS } } : {}),
       };
     },
   };

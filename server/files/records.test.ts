@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileDetail, fileRecord, isoWithOffset } from './records.ts';
+import { fileDetail, fileRecord, isoWithOffset, previewFor } from './records.ts';
 import type { FileRow } from './records.ts';
 
 const row: FileRow = {
@@ -64,5 +64,27 @@ describe('file records', () => {
     });
     expect(fileDetail(row, { includeResearch: true }).counts?.wasp).toBe(0);
     expect(fileDetail(row, { includeResearch: false }).frames[0]?.counts.wasp).toBeNull();
+  });
+
+  it('gives viewers without research classes a preview that shows none', () => {
+    const name = '0123456789abcdef0123456789abcdef.jpg';
+    const withCopy = {
+      ...row,
+      preview_name: name,
+      summary_json: JSON.stringify({ honeybeePreview: true }),
+    };
+    expect(previewFor(withCopy, true)).toEqual({ name, honeybeesOnly: false });
+    expect(previewFor(withCopy, false)).toEqual({ name, honeybeesOnly: true });
+    // Stored before the copy existed: a picture whose counts show no wasp or hornet is safe
+    // (its counts are the boxes drawn); a video or a picture with a hornet gets none.
+    const old = { ...row, preview_name: name, kind: 'image' as const };
+    expect(previewFor(old, false)).toEqual({ name, honeybeesOnly: false });
+    expect(
+      previewFor({ ...old, counts_json: JSON.stringify({ bee: 1, hornet: 1 }) }, false),
+    ).toBeNull();
+    expect(previewFor({ ...old, kind: 'video' }, false)).toBeNull();
+    expect(
+      fileDetail({ ...old, kind: 'video' }, { includeResearch: false }).preview_url,
+    ).toBeNull();
   });
 });

@@ -52,6 +52,8 @@ export interface StoredSummary {
   analysedAt: string;
   /** A honeybee-only preview was stored beside the full one (MediaDirs.honeybeePreviews). */
   honeybeePreview?: boolean;
+  /** Seconds into the clip of the stored hornet frame (MediaDirs.hornetPreviews), if any. */
+  hornetPreviewTimeS?: number;
   /** Each hornet track's hits (seconds into the clip, score), which hornet alerts judge. */
   hornetTracks?: StoredHornetTrack[];
 }
@@ -69,7 +71,12 @@ export const COUNTS_ARE = {
 /** The summary as any viewer may read it: hornet tracks are research data and never leave. */
 export function publicSummary(summary: StoredSummary | null) {
   if (!summary) return null;
-  const { hornetTracks: _hornetTracks, honeybeePreview: _honeybeePreview, ...rest } = summary;
+  const {
+    hornetTracks: _hornetTracks,
+    honeybeePreview: _honeybeePreview,
+    hornetPreviewTimeS: _hornetPreviewTimeS,
+    ...rest
+  } = summary;
   return rest;
 }
 
@@ -114,6 +121,7 @@ export const mediaUrl = (id: number): string => `/api/files/${id}/media`;
 export const reportUrl = (id: number): string => `/api/files/${id}/report.csv`;
 export const previewUrl = (id: number): string => `/api/files/${id}/preview.jpg`;
 export const summaryUrl = (id: number): string => `/api/files/${id}/summary.csv`;
+export const hornetFrameUrl = (id: number): string => `/api/files/${id}/hornet.jpg`;
 
 export function hasMedia(row: Pick<FileRow, 'media_deleted_at'>): boolean {
   return row.media_deleted_at === null;

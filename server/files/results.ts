@@ -37,6 +37,9 @@ export function resultColumns(result: AnalysisOutput, previewName: string | null
     timing: result.timing,
     analysedAt: result.analysedAt,
     honeybeePreview: previewName !== null && result.honeybeePreview !== undefined,
+    ...(previewName !== null && result.hornetPreview
+      ? { hornetPreviewTimeS: result.hornetPreview.timeS }
+      : {}),
     hornetTracks: hornetTracks(result),
   };
   return {
@@ -73,22 +76,25 @@ function hornetTracks(result: AnalysisOutput): StoredHornetTrack[] {
 }
 
 /**
- * Writes the preview JPEG (if the engine made one) and its honeybee-only copy under the same
- * name in `honeybeePreviews`; returns the stored name and the paths written. Two stored files
+ * Writes the preview JPEG (if the engine made one), its honeybee-only copy and the hornet frame
+ * under the same name in their folders; returns the stored name and the paths written. Two stored files
  * rather than rendering per request: a video's frames are erased after 24 hours, and a plan can
  * change after the analysis, so both views must exist from the start.
  */
 export async function savePreview(
-  dirs: Pick<MediaDirs, 'previews' | 'honeybeePreviews'>,
-  result: Pick<AnalysisOutput, 'preview' | 'honeybeePreview'>,
+  dirs: Pick<MediaDirs, 'previews' | 'honeybeePreviews' | 'hornetPreviews'>,
+  result: Pick<AnalysisOutput, 'preview' | 'honeybeePreview' | 'hornetPreview'>,
 ): Promise<{ name: string; paths: string[] } | null> {
   if (!result.preview) return null;
   const name = `${generatedName()}.jpg`;
-  const paths = [storedPath(dirs.previews, name)];
-  if (result.honeybeePreview) paths.push(storedPath(dirs.honeybeePreviews, name));
+  const writes: Array<[string, Buffer]> = [[storedPath(dirs.previews, name), result.preview]];
+  if (result.honeybeePreview)
+    writes.push([storedPath(dirs.honeybeePreviews, name), result.honeybeePreview]);
+  if (result.hornetPreview)
+    writes.push([storedPath(dirs.hornetPreviews, name), result.hornetPreview.jpeg]);
+  const paths = writes.map(([file]) => file);
   try {
-    await writeFile(paths[0]!, result.preview);
-    if (result.honeybeePreview) await writeFile(paths[1]!, result.honeybeePreview);
+    for (const [file, jpeg] of writes) await writeFile(file, jpeg);
   } catch (err) {
     await Promise.all(paths.map((p) => removeQuietly(p)));
     throw err;

@@ -12,6 +12,8 @@ export interface MediaDirs {
   previews: string;
   /** Honeybee-only copies of the previews, under the same names (plans without wasps/hornets). */
   honeybeePreviews: string;
+  /** The highest-scored hornet's frame, under the preview's name (what hornet alerts show). */
+  hornetPreviews: string;
 }
 
 export function mediaDirs(dataDir: string): MediaDirs {
@@ -20,13 +22,14 @@ export function mediaDirs(dataDir: string): MediaDirs {
     media: path.join(dataDir, 'media'),
     previews: path.join(dataDir, 'previews'),
     honeybeePreviews: path.join(dataDir, 'honeybee-previews'),
+    hornetPreviews: path.join(dataDir, 'hornet-previews'),
   };
 }
 
 export async function ensureMediaDirs(dirs: MediaDirs): Promise<void> {
   await Promise.all(
-    [dirs.incoming, dirs.media, dirs.previews, dirs.honeybeePreviews].map((d) =>
-      mkdir(d, { recursive: true }),
+    [dirs.incoming, dirs.media, dirs.previews, dirs.honeybeePreviews, dirs.hornetPreviews].map(
+      (d) => mkdir(d, { recursive: true }),
     ),
   );
 }

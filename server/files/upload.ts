@@ -17,6 +17,7 @@ import { userLocations } from '../users/repo.ts';
 import { enqueueJob } from '../queue/queue.ts';
 import { engineFor } from './engine.ts';
 import { planFor, sizeText, videoTooLongMessage } from './plans.ts';
+import { countUpload, enforceQuota, uploadQuota } from './quotas.ts';
 import type { FileRow } from './records.ts';
 import { resultColumns, savePreview } from './results.ts';
 import {
@@ -144,6 +145,23 @@ export async function handleUpload(
   const dirs = mediaDirs(app.config.dataDir);
   await ensureMediaDirs(dirs);
   const plan = await planFor(app.db, user.id, today(app.clock));
+  const quota = await uploadQuota(app.db, user.id, today(app.clock), app.config.uploadQuotaScale);
+  const withinQuota = (db: Knex | Knex.Transaction, sizeBytes: number) =>
+    enforceQuota(db, {
+      userId: user.id,
+      quota,
+      sizeBytes,
+      clock: app.clock,
+      retentionHours: app.config.mediaRetentionHours,
+    });
+  // Refused before the body is read: a user over the daily count uploads nothing more, and the
+  // unread body is not kept on the connection.
+  try {
+    await withinQuota(app.db, 0);
+  } catch (err) {
+    ctx.set('Connection', 'close');
+    throw err;
+  }
   const part = await receive(ctx, dirs.incoming, plan.maxFileSize);
   let mediaPath: string | null = null;
   let previewPaths: string[] = [];
@@ -156,6 +174,7 @@ export async function handleUpload(
     if (!part)
       throw new ValidationError(FIELD_MESSAGES.file_data, { file_data: FIELD_MESSAGES.file_data });
 
+    await withinQuota(app.db, part.size);
     const engine = await engineFor(app);
     const info = await engine.probe(part.path);
     // Checked on ffprobe's duration before anything is stored or queued.
@@ -189,16 +208,22 @@ export async function handleUpload(
       const result = await engine.analyse(mediaPath, { keepPreviewFrame: true });
       const preview = await savePreview(dirs, result);
       previewPaths = preview?.paths ?? [];
-      const id = await insertFile(app.db, {
-        ...base,
-        ...resultColumns(result, preview?.name ?? null),
-        status: 'PROCESSED',
-        processed_at: app.clock.now().toISOString(),
+      const id = await app.db.transaction(async (trx) => {
+        await withinQuota(trx, part.size);
+        await countUpload(trx, user.id, app.clock.now());
+        return insertFile(trx, {
+          ...base,
+          ...resultColumns(result, preview?.name ?? null),
+          status: 'PROCESSED',
+          processed_at: app.clock.now().toISOString(),
+        });
       });
       return await loadRow(app.db, id);
     }
 
     const id = await app.db.transaction(async (trx) => {
+      await withinQuota(trx, part.size);
+      await countUpload(trx, user.id, app.clock.now());
       const fileId = await insertFile(trx, { ...base, status: 'QUEUED' });
       await enqueueJob(trx, {
         fileId,

@@ -51,9 +51,31 @@ export function leaseToken(workerId: string): string {
 }
 
 /**
- * Claims the next job: queued ones, or running ones whose lease has expired (a crashed worker),
- * highest priority first, then oldest. Jobs that have used all their attempts are never claimed
- * (see `failExhaustedJobs`).
+ * The order jobs are claimed in: highest priority first; within a priority, round-robin by
+ * owner (each owner's oldest waiting job first, counting the jobs of theirs already running),
+ * then oldest. One user who queues 25 videos thus waits behind others' first videos instead of
+ * holding the worker for all 25.
+ */
+const CLAIM_ORDER = `
+  SELECT c.id, c.priority, c.turn + COALESCE(b.busy, 0) AS turn
+  FROM (
+    SELECT j.id, j.priority, f.user_id,
+      ROW_NUMBER() OVER (PARTITION BY j.priority, f.user_id ORDER BY j.id) AS turn
+    FROM jobs j LEFT JOIN files f ON f.id = j.file_id
+    WHERE j.state = 'queued'
+      OR (j.state = 'running' AND j.lease_until < :now AND j.attempts < j.max_attempts)
+  ) c
+  LEFT JOIN (
+    SELECT rf.user_id, COUNT(*) AS busy
+    FROM jobs r JOIN files rf ON rf.id = r.file_id
+    WHERE r.state = 'running' AND r.lease_until >= :now
+    GROUP BY rf.user_id
+  ) b ON b.user_id = c.user_id`;
+
+/**
+ * Claims the next job (CLAIM_ORDER): queued ones, or running ones whose lease has expired (a
+ * crashed worker). Jobs that have used all their attempts are never claimed (see
+ * `failExhaustedJobs`).
  */
 export async function claimJob(
   db: Knex,
@@ -62,14 +84,6 @@ export async function claimJob(
   const token = leaseToken(opts.workerId);
   const now = iso(opts.now);
   const leaseUntil = iso(new Date(opts.now.getTime() + opts.leaseMs));
-  const claimable = (q: Knex.QueryBuilder): void => {
-    void q.where('state', 'queued').orWhere((w) => {
-      void w
-        .where('state', 'running')
-        .andWhere('lease_until', '<', now)
-        .andWhere('attempts', '<', db.ref('max_attempts'));
-    });
-  };
   const update = {
     state: 'running',
     lease_owner: token,
@@ -80,17 +94,19 @@ export async function claimJob(
 
   if (dbClient(db) === 'postgres') {
     const claimed = await db.transaction(async (trx) => {
-      const row = await typed<{ id: number } | undefined>(
-        trx('jobs')
-          .where(claimable)
-          .orderBy([
-            { column: 'priority', order: 'desc' },
-            { column: 'id', order: 'asc' },
-          ])
-          .first('id')
-          .forUpdate()
-          .skipLocked(),
+      // The ranking sits in a subquery: row locks cannot be taken where a window function
+      // runs. The claimable test is repeated on the locked row, which PostgreSQL re-checks
+      // when a concurrent claim changed it.
+      const result = await trx.raw<{ rows: Array<{ id: number }> }>(
+        `SELECT j.id FROM jobs j JOIN (${CLAIM_ORDER}) o ON o.id = j.id
+         WHERE j.state = 'queued'
+           OR (j.state = 'running' AND j.lease_until < :now AND j.attempts < j.max_attempts)
+         ORDER BY o.priority DESC, o.turn, o.id
+         LIMIT 1
+         FOR UPDATE OF j SKIP LOCKED`,
+        { now },
       );
+      const row = result.rows[0];
       if (!row) return false;
       await trx('jobs').where('id', row.id).update(update);
       return true;
@@ -101,14 +117,12 @@ export async function claimJob(
     const changed = await db('jobs')
       .where(
         'id',
-        db('jobs')
-          .select('id')
-          .where(claimable)
-          .orderBy([
-            { column: 'priority', order: 'desc' },
-            { column: 'id', order: 'asc' },
-          ])
-          .limit(1),
+        db.raw(
+          `(SELECT o.id FROM (${CLAIM_ORDER}) o ORDER BY o.priority DESC, o.turn, o.id LIMIT 1)`,
+          {
+            now,
+          },
+        ),
       )
       .update(update);
     if (changed === 0) return null;

@@ -43,6 +43,7 @@ export async function sweepRetention(
   await sweepUnreferenced(db, dirs.media, 'stored_name', now.getTime());
   await sweepUnreferenced(db, dirs.previews, 'preview_name', now.getTime());
   await sweepUnreferenced(db, dirs.honeybeePreviews, 'preview_name', now.getTime());
+  await sweepUnreferenced(db, dirs.hornetPreviews, 'preview_name', now.getTime());
   return deleted;
 }
 

@@ -179,6 +179,7 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
       if (file.preview_name && file.preview_name !== preview?.name) {
         await removeQuietly(storedPath(dirs.previews, file.preview_name));
         await removeQuietly(storedPath(dirs.honeybeePreviews, file.preview_name));
+        await removeQuietly(storedPath(dirs.hornetPreviews, file.preview_name));
       }
       logger.info('job done', {
         job: job.id,

@@ -2,6 +2,9 @@
 import { Router } from '@koa/router';
 import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
+import { ValidationError } from '../errors.ts';
+import { bodyOf } from '../middleware/body.ts';
+import { typed } from '../files/access.ts';
 import { today } from '../clock.ts';
 import { activeProducts, maxFileSize } from '../users/plans.ts';
 import { userLocations } from '../users/repo.ts';
@@ -19,5 +22,28 @@ export function accountRoutes(app: AppContext): Router {
     ctx.body = (await userLocations(app.db, currentUser(ctx).id)).map((name) => [name]);
   });
 
+  // The user's own settings: hornet alert e-mails on or off (Researcher plan alerts).
+  router.get('/api/account/settings', app.requireUser, async (ctx) => {
+    ctx.body = await settingsOf(app, currentUser(ctx).id);
+  });
+
+  router.post('/api/account/settings', app.requireUser, async (ctx) => {
+    const { hornet_alerts: hornetAlerts } = bodyOf(ctx);
+    if (typeof hornetAlerts !== 'boolean') {
+      const message = 'hornet_alerts must be true or false.';
+      throw new ValidationError(message, { hornet_alerts: message });
+    }
+    const userId = currentUser(ctx).id;
+    await app.db('users').where('id', userId).update({ hornet_alerts: hornetAlerts });
+    ctx.body = await settingsOf(app, userId);
+  });
+
   return router;
+}
+
+async function settingsOf(app: AppContext, userId: number): Promise<{ hornet_alerts: boolean }> {
+  const row = await typed<{ hornet_alerts: boolean | number } | undefined>(
+    app.db('users').where('id', userId).first('hornet_alerts'),
+  );
+  return { hornet_alerts: Boolean(row?.hornet_alerts ?? true) };
 }

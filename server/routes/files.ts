@@ -14,7 +14,14 @@ import { loadEngineModule } from '../files/engine.ts';
 import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
 import { planFor } from '../files/plans.ts';
 import type { FileRow } from '../files/records.ts';
-import { fileDetail, fileRecord, hasMedia, previewFor, rowFrames } from '../files/records.ts';
+import {
+  fileDetail,
+  fileRecord,
+  hasMedia,
+  previewFor,
+  rowFrames,
+  rowSummary,
+} from '../files/records.ts';
 import { MAX_SUMMARY_FILES, parseIds, summaryInputs } from '../files/summary.ts';
 import { CONTENT_TYPES, mediaDirs, storedPath } from '../files/storage.ts';
 import { handleUpload } from '../files/upload.ts';
@@ -131,6 +138,15 @@ export function filesRoutes(app: AppContext): Router {
     if (!preview) throw new NotFound('This file has no preview.');
     const dir = preview.honeybeesOnly ? dirs.honeybeePreviews : dirs.previews;
     await sendFile(ctx, storedPath(dir, preview.name), 'image/jpeg');
+  });
+
+  // The frame with the highest-scored hornet (what hornet alerts link to): research data.
+  router.get('/api/files/:id/hornet.jpg', app.requireUser, async (ctx) => {
+    const row = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
+    if (!row.preview_name || rowSummary(row)?.hornetPreviewTimeS === undefined)
+      throw new NotFound('This file has no hornet frame.');
+    if (!(await ownerIsResearcher(row))) throw new NotFound('This file has no hornet frame.');
+    await sendFile(ctx, storedPath(dirs.hornetPreviews, row.preview_name), 'image/jpeg');
   });
 
   return router;

@@ -176,6 +176,8 @@ async function main(): Promise<number> {
     ...place.env,
     RATE_LIMIT_MAX_PER_IP: '1000000',
     RATE_LIMIT_MAX_PER_EMAIL: '1000000',
+    // Every user registers from this one IP.
+    REGISTER_RATE_LIMIT_MAX_PER_IP: '1000000',
     WORKER_CONCURRENCY: '1',
   };
   const serveEnv = { ...env, WORKER_CONCURRENCY: String(opts.serveWorker) };

@@ -76,10 +76,15 @@ describe('usage', () => {
     const help = await hivesight(['--help']);
     expect(help.exitCode).toBe(0);
     for (const cmd of ['analyze', 'watch', 'eval']) expect(help.stdout).toContain(cmd);
+    // eval's examples name a user's own folder, not this project's dataset layout.
+    const evalHelp = await hivesight(['eval', '--help']);
+    expect(evalHelp.stdout).toContain('Examples:');
+    expect(evalHelp.stdout).not.toMatch(/shared\/datasets/);
+    const analyzeHelp = await hivesight(['analyze', '--help']);
+    expect(analyzeHelp.stdout).toMatch(/--out <dir>.*default:\s+"\.\/hivesight-results"/s);
   });
 
   it('exits 2 on usage errors, before any work', async () => {
-    expect((await hivesight(['analyze', 'clip.mp4'])).exitCode).toBe(2); // no --out
     expect((await hivesight(['analyze'])).exitCode).toBe(2);
     expect((await hivesight(['frobnicate'])).exitCode).toBe(2);
     const badFps = await hivesight(['analyze', 'clip.mp4', '--out', 'o', '--fps', 'fast']);
@@ -98,21 +103,10 @@ describe('usage', () => {
     const badBlock = await hivesight(['eval', 'x', '--block', '0']);
     expect(badBlock.exitCode).toBe(2);
     expect(badBlock.stderr).toMatch(/--block must be a whole number/);
-    const badHow = await hivesight([
-      'analyze',
-      'clip.mp4',
-      '--out',
-      'o',
-      '--video-analysis',
-      'slow',
-    ]);
-    expect(badHow.exitCode).toBe(2);
-    expect(badHow.stderr).toMatch(/--video-analysis.*Allowed choices are fast, thorough/s);
-    const envHow = await hivesight(['watch', 'in', '--out', 'o'], {
-      HIVESIGHT_VIDEO_ANALYSIS: 'yes',
-    });
-    expect(envHow.exitCode).toBe(2);
-    expect(envHow.stderr).toMatch(/HIVESIGHT_VIDEO_ANALYSIS/);
+    // Flags for stages the single detector no longer has are refused, not ignored.
+    const gone = await hivesight(['analyze', 'clip.mp4', '--video-analysis', 'thorough']);
+    expect(gone.exitCode).toBe(2);
+    expect(gone.stderr).toMatch(/unknown option '--video-analysis'/);
   });
 
   it('exits 1 with a hint for a missing model', async () => {
@@ -175,7 +169,7 @@ describe.skipIf(!hasModel)('analyze', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/bad\.mp4/);
     expect(result.stderr).toMatch(/missing\.mp4.*no such file/);
-    expect(result.stderr).toMatch(/2 of 3 file\(s\) failed/);
+    expect(result.stderr).toContain('2 of 3 files failed; the other one is in out2/');
     expect(existsSync(path.join(dir, 'out2/photo.csv'))).toBe(true);
     expect(existsSync(path.join(dir, 'out2/photo.preview.jpg'))).toBe(true);
     expect(existsSync(path.join(dir, 'out2/bad.csv'))).toBe(false);
@@ -184,6 +178,56 @@ describe.skipIf(!hasModel)('analyze', () => {
       .split(/\r?\n/);
     expect(summary).toHaveLength(2);
   });
+
+  it('writes to ./hivesight-results without --out; a run where every file failed writes no summary', async () => {
+    const plain = await hivesight(['analyze', 'photo.jpg']);
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain('Wrote 1 report to hivesight-results/');
+    expect(existsSync(path.join(dir, 'hivesight-results/photo.csv'))).toBe(true);
+
+    const one = await hivesight(['analyze', 'bad.mp4', '--out', 'all-failed']);
+    expect(one.exitCode).toBe(1);
+    expect(one.stderr).toMatch(/\nThe file failed\.$/);
+    expect(existsSync(path.join(dir, 'all-failed/summary.csv'))).toBe(false);
+    const two = await hivesight(['analyze', 'bad.mp4', 'missing.mp4', '--out', 'all-failed']);
+    expect(two.stderr).toMatch(/\nAll 2 files failed\.$/);
+    expect(existsSync(path.join(dir, 'all-failed/summary.csv'))).toBe(false);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))(
+    'on an 80-column terminal: one line per file, the name cut in its middle, frames as in summary.csv',
+    async () => {
+      const name = '2026-06-01-apiary-north-hive-3-morning-flight-after-rain.mp4';
+      // 3.1 s at 2 frames a second: the duration promises 7 frames, the decoder gives 6.
+      await makeClip(path.join(dir, name), 3.1);
+      // `script` gives the CLI a real terminal (so it draws with Ink), 80 columns wide.
+      const tty = await execa(
+        'script',
+        [
+          '-qfec',
+          `stty cols 80 rows 24; node ${CLI} analyze ${name} --fps 2 --out tty-out`,
+          '/dev/null',
+        ],
+        { cwd: dir, reject: false, env: { NO_COLOR: '1' }, extendEnv: true, timeout: 180_000 },
+      );
+      expect(tty.exitCode, tty.stdout).toBe(0);
+      // eslint-disable-next-line no-control-regex
+      const text = tty.stdout.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+      const lines = text.split(/\r?\n|\r/).filter((l) => l.trim() !== '');
+      for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+      expect(text).toMatch(/2026-06-01-apia\S*…\S*-rain\.mp4 /);
+      const done = /✓ (\d+) frames, unique insects/.exec(text);
+      expect(done, text).not.toBeNull();
+      const summary = (await readFile(path.join(dir, 'tty-out/summary.csv'), 'utf8')).split(
+        /\r?\n/,
+      );
+      const header = summary[0]!.split(',');
+      const row = summary[1]!.split(',');
+      expect(row[header.indexOf('frames_analysed')]).toBe(done![1]);
+      // While it ran, the total was marked as the estimate it is.
+      expect(text).toMatch(/\d+\/~7 frames/);
+    },
+  );
 
   it('prints JSON and never overwrites files with the same name', async () => {
     const result = await hivesight(
@@ -199,7 +243,6 @@ describe.skipIf(!hasModel)('analyze', () => {
         counts: Record<string, number | null>;
         frames: unknown[];
         sampleFps: number;
-        videoAnalysis?: string;
         model: { name: string };
         timing: unknown;
         outputs: { csv: string };
@@ -210,7 +253,6 @@ describe.skipIf(!hasModel)('analyze', () => {
     expect(parsed.results).toHaveLength(2);
     expect(parsed.results.map((r) => r.file)).toEqual(['one/a.mp4', 'two/a.mp4']);
     expect(parsed.results[0]!.sampleFps).toBe(2);
-    expect(parsed.results[0]!.videoAnalysis).toBe('fast');
     expect(parsed.results[0]!.model.name).toBeTruthy();
     expect(parsed.results[0]!.counts).toHaveProperty('bee');
     // No pixels: neither the preview JPEG nor decoded frames.
@@ -221,26 +263,6 @@ describe.skipIf(!hasModel)('analyze', () => {
     );
     expect(existsSync(path.join(dir, 'out3/a.preview.jpg'))).toBe(true);
     expect(existsSync(path.join(dir, 'out3/a-2.preview.jpg'))).toBe(true);
-  });
-
-  it("analyses a video's frames by the photos' path when asked", async () => {
-    const result = await hivesight(
-      ['analyze', 'clip.mp4', 'photo.jpg', '--out', 'out4', '--json'],
-      {
-        HIVESIGHT_VIDEO_ANALYSIS: 'thorough',
-        HIVESIGHT_FPS: '2',
-      },
-    );
-    expect(result.exitCode, result.stderr).toBe(0);
-    const parsed = JSON.parse(result.stdout) as {
-      results: { file: string; videoAnalysis?: string; frames: unknown[] }[];
-    };
-    const [clip, photo] = parsed.results;
-    expect(clip?.videoAnalysis).toBe('thorough');
-    expect(clip?.frames).toHaveLength(4);
-    // A picture is always a photo: the field is a video's.
-    expect(photo).not.toHaveProperty('videoAnalysis');
-    expect(result.stderr).toMatch(/clip\.mp4.*thorough/);
   });
 });
 
@@ -501,6 +523,9 @@ describe.skipIf(!hasModel)('watch', () => {
     expect(firstRun.exitCode, firstRun.stderr).toBe(0);
     expect(firstRun.stderr).toMatch(/broken\.mp4: failed/);
     expect(firstRun.stderr).not.toMatch(/notes\.txt/);
+    // The folder being watched is said once; the ready line adds only what is new.
+    expect(firstRun.stderr.match(/watching /g)).toHaveLength(1);
+    expect(firstRun.stderr).toMatch(/^ready, 0 files seen before$/m);
 
     // A restart remembers what it did: nothing is analysed again.
     const before = await readState();

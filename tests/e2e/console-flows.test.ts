@@ -250,7 +250,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
       await p.waitForTimeout(2000);
     }
     await row.getByRole('link', { name: 'entrance-clip.mp4' }).click();
-    await p.getByRole('img', { name: /Insects per analysed frame/ }).waitFor();
+    await p.getByRole('img', { name: /Insects on screen per analysed frame/ }).waitFor();
     await screenshot(p, 'file-detail-video');
     await p.context().close();
   });
@@ -274,11 +274,22 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
     await p.getByPlaceholder('Enter new password').waitFor();
     await p.getByRole('button', { name: 'Reset Password' }).click();
     await p.getByText('New Password is required').waitFor();
+    await p.getByLabel('New Password').fill('short');
+    await p.getByRole('button', { name: 'Reset Password' }).click();
+    await p.getByText('Password must be at least 8 characters').waitFor();
     user.password = 'brand-new-pass-2';
     await p.getByLabel('New Password').fill(user.password);
     await p.getByRole('button', { name: 'Reset Password' }).click();
-    await p.getByText('Your password has been updated.').first().waitFor();
-    await p.getByRole('button', { name: 'Reset Password' }).click();
+    // Done: on to sign-in, saying so, and no stale "required" complaint.
+    await p.waitForURL('**/login');
+    await p
+      .getByRole('status')
+      .getByText('Your password has been updated. Sign in with your new password.')
+      .waitFor();
+    await p.getByText('Your password has been updated.', { exact: true }).waitFor(); // the toast
+    await expect(p.getByText('New Password is required').count()).resolves.toBe(0);
+    // The link works once.
+    await p.goto(`/reset-password?token=${encodeURIComponent(token ?? '')}`);
     await p.getByLabel('New Password').fill('another-pass-3');
     await p.getByRole('button', { name: 'Reset Password' }).click();
     await p.getByText('There was an error updating your password.').waitFor();

@@ -33,6 +33,7 @@ const SIGNED_IN = [
   '/home',
   '/upload-file',
   '/file-upload-list',
+  '/locations',
   '/contactus',
   '/video-player',
   '/csv-file-search',

@@ -120,6 +120,8 @@ describe.each(DB_KINDS)('hive locations and file deletion on %s', (kind) => {
     expect(fs.existsSync(mediaPath)).toBe(false);
     expect(await t.server.app.db('jobs').where('file_id', queued).first()).toBeUndefined();
     expect((await owner.client.get(`/api/files/${queued}`)).status).toBe(404);
+    // Exports that name it find nothing to export.
+    expect((await owner.client.get(`/api/files/summary.csv?ids=${queued}`)).status).toBe(404);
 
     const byAdmin = await admin.client.request('DELETE', `/api/files/${shown}`);
     expect(byAdmin.status).toBe(200);

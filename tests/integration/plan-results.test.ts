@@ -11,6 +11,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { DB_KINDS, dbAvailable, grant, useTestServer } from './server-helpers.ts';
 import type { TestClient, TestServer } from './server-helpers.ts';
+import { typed } from '../../server/files/access.ts';
 import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
 
 const ENGINE = await engineAvailable();
@@ -33,7 +34,7 @@ function upload(
 
 /** What an upload left on disk (a refused one must leave nothing). */
 function leftovers(server: TestServer): string[] {
-  return ['incoming', 'media', 'previews', 'honeybee-previews'].flatMap((d) => {
+  return ['incoming', 'media', 'previews', 'honeybee-previews', 'hornet-previews'].flatMap((d) => {
     const dir = path.join(server.dataDir, d);
     return fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => `${d}/${f}`) : [];
   });
@@ -49,6 +50,11 @@ async function makeVideo(seconds: number): Promise<Buffer> {
   const data = fs.readFileSync(out);
   fs.rmSync(dir, { recursive: true, force: true });
   return data;
+}
+
+/** The id in an upload answer's report URL. */
+function idOf(answer: { file: { record: string[] } }): number {
+  return Number(/\/api\/files\/(\d+)\//.exec(answer.file.record[3] ?? '')?.[1]);
 }
 
 /** files.summary_json as the worker writes it. */
@@ -74,6 +80,7 @@ async function hornetClip(server: TestServer, userId: number): Promise<number> {
   for (const [dir, text] of [
     ['previews', 'FULL PREVIEW with hornet boxes'],
     ['honeybee-previews', 'HONEYBEE PREVIEW'],
+    ['hornet-previews', 'HORNET FRAME'],
   ] as const) {
     fs.mkdirSync(path.join(server.dataDir, dir), { recursive: true });
     fs.writeFileSync(path.join(server.dataDir, dir, previewName), text);
@@ -94,6 +101,7 @@ async function hornetClip(server: TestServer, userId: number): Promise<number> {
       durationS: 0.8,
       framesAnalysed: 4,
       honeybeePreview: true,
+      hornetPreviewTimeS: 0.4,
       hornetTracks: [{ hits: [{ timeS: 0, score: 0.9 }] }],
     }),
   });
@@ -120,6 +128,33 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
       const accepted = await upload(researcher.client, fields, { name: 'long.mp4', data: video });
       expect(accepted.status).toBe(201);
       expect(accepted.json<{ file: { status: string } }>().file.status).toBe('QUEUED');
+    },
+  );
+
+  it.skipIf(!dbAvailable(kind) || !ENGINE.ok || !FFMPEG)(
+    'stores a honeybee-only preview beside the full one when the engine analyses a picture',
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-plan-'));
+      const png = path.join(dir, 'p.png');
+      await execa(FFMPEG!, [
+        ...['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240'],
+        ...['-frames:v', '1', png],
+      ]);
+      const free = await userWithLocations(t.server);
+      const res = await upload(free.client, fields, { name: 'p.png', data: fs.readFileSync(png) });
+      fs.rmSync(dir, { recursive: true, force: true });
+      expect(res.status).toBe(201);
+      const id = idOf(res.json<{ file: { record: string[] } }>());
+      const { preview_name: name } = await typed<{ preview_name: string }>(
+        t.server.app.db('files').where('id', id).first('preview_name'),
+      );
+      for (const d of ['previews', 'honeybee-previews'])
+        expect(fs.existsSync(path.join(t.server.dataDir, d, name))).toBe(true);
+      const preview = await fetch(`${t.server.url}/api/files/${id}/preview.jpg`, {
+        headers: { cookie: free.client.cookieHeader },
+      });
+      expect(preview.headers.get('content-type')).toBe('image/jpeg');
+      expect([...new Uint8Array(await preview.arrayBuffer()).slice(0, 2)]).toEqual([0xff, 0xd8]);
     },
   );
 
@@ -169,6 +204,7 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
 
     const preview = await free.client.get(`/api/files/${id}/preview.jpg`);
     expect(preview.text).toBe('HONEYBEE PREVIEW');
+    expect((await free.client.get(`/api/files/${id}/hornet.jpg`)).status).toBe(404);
 
     const list = await free.client.post('/api/get-uploaded-files-list/', {});
     expect(list.text).not.toMatch(noResearch);
@@ -203,6 +239,7 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
     expect(d.counts).toMatchObject({ hornet: 1, wasp: 2 });
     const preview = await researcher.client.get(`/api/files/${id}/preview.jpg`);
     expect(preview.text).toBe('FULL PREVIEW with hornet boxes');
+    expect((await researcher.client.get(`/api/files/${id}/hornet.jpg`)).text).toBe('HORNET FRAME');
     const summary = await researcher.client.get(`/api/files/${id}/summary.csv`);
     expect(summary.headers.get('content-disposition')).toContain('entrance-summary.csv');
     const [header, row] = summary.text.split('\n');

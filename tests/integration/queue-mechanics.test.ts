@@ -56,6 +56,37 @@ describe.each(DB_KINDS)('job queue on %s', (kind) => {
     expect(order).toEqual([researcher, premium, free, free2]);
   });
 
+  it.skipIf(!dbAvailable(kind))(
+    'within a priority, claims round-robin by owner, counting their running jobs',
+    async () => {
+      await drain();
+      const db = t.server.app.db;
+      const owner = async () => (await userWithLocations(t.server)).id;
+      const queueFor = async (userId: number, priority: number) => {
+        const fileId = await insertFile(t.server, userId, {
+          kind: 'video',
+          status: 'QUEUED',
+          counts: null,
+          frames: null,
+        });
+        await enqueueJob(db, { fileId, priority, maxAttempts: 3, now: T0 });
+        return fileId;
+      };
+      const [ann, bob, cat] = [await owner(), await owner(), await owner()];
+      const a: number[] = [];
+      for (let i = 0; i < 5; i += 1) a.push(await queueFor(ann, PRIORITY.free));
+      const b = [await queueFor(bob, PRIORITY.free), await queueFor(bob, PRIORITY.free)];
+      const c = await queueFor(cat, PRIORITY.premium);
+      const order: number[] = [];
+      for (;;) {
+        const job = await claimJob(db, { workerId: 'w', now: T0, leaseMs: 60_000 });
+        if (!job) break;
+        order.push(job.file_id);
+      }
+      expect(order).toEqual([c, a[0], b[0], a[1], b[1], a[2], a[3], a[4]]);
+    },
+  );
+
   it.skipIf(!dbAvailable(kind))('never hands one job to two concurrent claimers', async () => {
     await drain();
     const ids = await Promise.all(Array.from({ length: 6 }, () => queuedJob(0)));

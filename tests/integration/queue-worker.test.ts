@@ -1,8 +1,8 @@
 /**
- * The analysis worker on SQLite and PostgreSQL: media retention and hornet alerts (no engine
- * needed), then with the real engine and ffmpeg: a queued video processed by the in-process
- * worker, a corrupt video FAILED with a reason, and a `hivesight worker` child process killed
- * with SIGKILL mid-job whose job another worker finishes, with one set of frames.
+ * The analysis worker on SQLite and PostgreSQL: media retention (no engine needed; hornet alerts
+ * are in hornet-alerts.test.ts), then with the real engine and ffmpeg: a queued video processed
+ * by the in-process worker, a corrupt video FAILED with a reason, and a `hivesight worker` child
+ * process killed with SIGKILL mid-job whose job another worker finishes, with one set of frames.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,9 +16,8 @@ import { typed } from '../../server/files/access.ts';
 import { ManualClock } from '../../server/clock.ts';
 import { enqueueJob } from '../../server/queue/queue.ts';
 import { sweepRetention } from '../../server/queue/retention.ts';
-import { alertHornets } from '../../server/queue/alerts.ts';
 import type { TestServer } from './server-helpers.ts';
-import { DB_KINDS, PG_URL, dbAvailable, grant, startTestServer } from './server-helpers.ts';
+import { DB_KINDS, PG_URL, dbAvailable, startTestServer } from './server-helpers.ts';
 import { counts, engineAvailable, insertFile, userWithLocations } from './files-helpers.ts';
 
 const ENGINE = await engineAvailable();
@@ -186,25 +185,6 @@ describe.each(DB_KINDS)('worker on %s', (kind) => {
         freshMedia: true,
         freshPreview: true,
       });
-    });
-
-    it('e-mails a Researcher once per file with hornets, and nobody else', async () => {
-      const researcher = await userWithLocations(server);
-      await grant(server, researcher.email, 'Researcher', '2999-12-31');
-      const free = await userWithLocations(server);
-      const seen = await insertFile(server, researcher.id, {
-        counts: counts({ bee: 2, hornet: 1 }),
-      });
-      const none = await insertFile(server, researcher.id, { counts: counts({ bee: 2 }) });
-      const freeSeen = await insertFile(server, free.id, { counts: counts({ hornet: 3 }) });
-      mailer.sent.length = 0;
-      expect(await alertHornets(server.app, seen)).toBe(true);
-      expect(await alertHornets(server.app, seen)).toBe(false);
-      expect(await alertHornets(server.app, none)).toBe(false);
-      expect(await alertHornets(server.app, freeSeen)).toBe(false);
-      expect(mailer.sent).toHaveLength(1);
-      expect(mailer.sent[0]?.to).toBe(researcher.email);
-      expect(mailer.sent[0]?.subject).toMatch(/Hornet alert: 1 hornet seen at Apiary North/);
     });
   });
 

@@ -1,8 +1,15 @@
 // Issue 44 (security review): sign-in lock-out by someone else, registration limits and weak
 // passwords, bidi controls in names and look-alike addresses, against a real server on SQLite
 // and PostgreSQL. TRUST_PROXY lets one test client speak from several IPs (X-Forwarded-For).
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
+import { loadConfig } from '../../server/config.ts';
+import { silentLogger } from '../../server/logger.ts';
+import { startServer } from '../../server/server.ts';
 import {
   DB_KINDS,
   TEST_PASSWORD,
@@ -258,6 +265,23 @@ describe.each(DB_KINDS)('issue 44 on %s', (kind) => {
       } finally {
         await b.stop();
         await a.stop();
+      }
+    });
+  });
+
+  describe.skipIf(kind !== 'sqlite')('listening address', () => {
+    it('without HOST the server listens on loopback only', async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-host-'));
+      const running = await startServer(
+        loadConfig({ PORT: '0', DATA_DIR: dataDir, WORKER_CONCURRENCY: '0' }),
+        { logger: silentLogger, worker: false, consoleDir: path.join(dataDir, 'none') },
+      );
+      try {
+        expect((running.server.address() as AddressInfo).address).toBe('127.0.0.1');
+        expect((await fetch(`${running.url}/api/me`)).status).toBe(401);
+      } finally {
+        await running.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
       }
     });
   });

@@ -12,6 +12,7 @@ import { FAILURE_MESSAGES } from '../../server/user-messages.ts';
 import type { TestServer } from './server-helpers.ts';
 import { DB_KINDS, dbAvailable, startTestServer } from './server-helpers.ts';
 import { engineAvailable, insertFile, userWithLocations } from './files-helpers.ts';
+import * as failureReasons from '../../migrations/20261128_0013_files_failure_reasons.ts';
 
 function capturingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
@@ -54,6 +55,36 @@ describe.each(DB_KINDS)('internals stay in the log on %s', (kind) => {
       expect(res.text).not.toContain(card);
       expect(res.text).not.toMatch(/ENOENT|\/tmp\//);
       expect(logger.lines.join('\n')).toContain(card);
+    });
+
+    it('migration 0013 rewrites reasons stored with server paths', async () => {
+      const { client, id } = await userWithLocations(server);
+      const leaked =
+        "Analysis failed: ENOENT: no such file or directory, open '/srv/hs/media/x.mp4'";
+      const fileId = await insertFile(server, id, {
+        kind: 'video',
+        status: 'FAILED',
+        status_reason: leaked,
+        counts: null,
+        frames: null,
+      });
+      const kept = await insertFile(server, id, {
+        status: 'FAILED',
+        status_reason: 'The file is damaged and could not be decoded.',
+        counts: null,
+        frames: null,
+      });
+      await failureReasons.up(server.app.db);
+      const detail = await client.get(`/api/files/${fileId}`);
+      expect(detail.status).toBe(200);
+      expect(detail.text).not.toContain('/srv/');
+      expect(detail.json<{ status_reason: string }>().status_reason).toBe(
+        FAILURE_MESSAGES.INTERNAL,
+      );
+      const other = await client.get(`/api/files/${kept}`);
+      expect(other.json<{ status_reason: string }>().status_reason).toBe(
+        'The file is damaged and could not be decoded.',
+      );
     });
   });
 });

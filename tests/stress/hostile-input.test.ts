@@ -178,7 +178,14 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       clock,
       logger,
       mailer,
-      env: { RATE_LIMIT_MAX_PER_IP: '1000', RATE_LIMIT_MAX_PER_EMAIL: '1000' },
+      // One user uploads the whole corpus, twice (past a Free plan's daily count), and every
+      // registration comes from one IP.
+      env: {
+        RATE_LIMIT_MAX_PER_IP: '1000',
+        RATE_LIMIT_MAX_PER_EMAIL: '1000',
+        REGISTER_RATE_LIMIT_MAX_PER_IP: '1000',
+        UPLOAD_QUOTA_SCALE: '100',
+      },
       // A console folder right beside the secret file: ../secret.txt is one step away.
       consoleDir,
     });

@@ -1,6 +1,7 @@
 /**
- * `hivesight analyze <files...> --out DIR`: per file `<name>.csv` and `<name>.preview.jpg`,
- * plus `summary.csv`. A file that fails is reported and skipped; the exit code is 1 if any did.
+ * `hivesight analyze <files...> [--out DIR]`: per file `<name>.csv` and `<name>.preview.jpg`,
+ * plus `summary.csv` (DIR defaults to ./hivesight-results). A file that fails is reported and
+ * skipped; the exit code is 1 if any did, and a run where every file failed writes no summary.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -8,10 +9,10 @@ import type { Command } from 'commander';
 import type { AnalysisOutput, AnalysisResult } from '../../../engine/index.ts';
 import { openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, EXIT_USER, UserError } from '../errors.ts';
-import { fpsOption, modelOption, threadsOption } from '../options.ts';
+import { DEFAULT_OUT, fpsOption, modelOption, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import { OutputNames, resultJson, writeFileOutputs, writeSummary } from '../outputs.ts';
-import { formatDuration, formatResultCounts } from '../ui/format.ts';
+import { failureSummary, formatDuration, formatResultCounts, shownFolder } from '../ui/format.ts';
 import { progressFor } from '../ui/progress.tsx';
 
 interface AnalyzeFlags extends EngineFlags {
@@ -25,7 +26,7 @@ export function registerAnalyzeCommand(program: Command): void {
     .alias('analyse')
     .description('analyse videos and pictures: per-file CSV and preview JPEG, and summary.csv')
     .argument('<files...>', 'MP4, AVI, JPEG or PNG files')
-    .requiredOption('-o, --out <dir>', 'output folder (created if missing)')
+    .option('-o, --out <dir>', 'output folder (created if missing)', DEFAULT_OUT)
     .option('--json', 'print the results as JSON on stdout (progress goes to stderr)')
     .addOption(fpsOption())
     .addOption(modelOption())
@@ -49,7 +50,7 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
 
   const names = new OutputNames();
   const labels = displayNames(files);
-  const progress = progressFor(labels, { plain: Boolean(flags.json) });
+  const progress = progressFor(labels, { plain: Boolean(flags.json), estimated: true });
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
@@ -91,12 +92,16 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       const outputs = await writeFileOutputs(mod, outDir, names.allocate(file), result);
       results.push(result);
       json.push(resultJson(mod, result, { path: file, outputs }));
+      // The frames analysed, as summary.csv's frames_analysed has them: the running total was
+      // an estimate from the video's duration.
+      const framesDone = result.media.kind === 'video' ? `${result.frames.length} frames, ` : '';
       progress.succeed(
         label,
-        `${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}  (${formatDuration(result.timing.totalMs)})`,
+        `${framesDone}${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}  (${formatDuration(result.timing.totalMs)})`,
       );
     }
-    await writeSummary(mod, outDir, results);
+    // Every file failed: a summary with a header and no rows would only look like a result.
+    if (results.length > 0) await writeSummary(mod, outDir, results);
   } finally {
     process.removeListener('SIGINT', onSigint);
     progress.close();
@@ -106,11 +111,12 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
     process.stdout.write(`${JSON.stringify({ results: json, failed }, null, 2)}\n`);
   }
   if (failed.length > 0) {
-    process.stderr.write(
-      `${failed.length} of ${files.length} file(s) failed; the others' outputs are in ${outDir}\n`,
-    );
+    process.stderr.write(`${failureSummary(failed.length, files.length, shownFolder(outDir))}\n`);
     return EXIT_USER;
   }
-  if (!flags.json) process.stderr.write(`Wrote ${results.length} report(s) to ${outDir}\n`);
+  if (!flags.json) {
+    const reports = results.length === 1 ? '1 report' : `${results.length} reports`;
+    process.stderr.write(`Wrote ${reports} to ${shownFolder(outDir)}\n`);
+  }
   return EXIT_OK;
 }

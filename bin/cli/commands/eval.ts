@@ -109,7 +109,20 @@ export function registerEvalCommand(program: Command): void {
     .description(
       'evaluate the model on a labelled dataset (YOLO images/ + labels/, or one folder of crops per class)',
     )
-    .argument('<dataset>', 'dataset folder, e.g. ../shared/datasets/bees-hornets/valid')
+    .argument(
+      '<dataset>',
+      'dataset folder: images/ and labels/ (YOLO, names in classes.txt or data.yaml), or one folder of crops per class',
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  hivesight eval my-labelled-photos/valid',
+        '  hivesight eval my-labelled-photos/valid --min-ap50 bee=0.8,pollen=0.6 --max-count-error 8',
+        '  hivesight eval my-labelled-photos/valid --errors --json > errors.json',
+      ].join('\n'),
+    )
     .option('--json', 'print the result as one JSON object')
     .option('--min-ap50 <gates>', 'fail (exit 1) below these AP50s: CLASS=X,...', parseGates)
     .option(

@@ -10,7 +10,7 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, UserError } from '../errors.ts';
-import { fpsOption, modelOption, positiveInteger, threadsOption } from '../options.ts';
+import { DEFAULT_OUT, fpsOption, modelOption, positiveInteger, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import { OutputNames, SUMMARY_FILE, writeAtomic, writeFileOutputs } from '../outputs.ts';
 import { formatResultCounts } from '../ui/format.ts';
@@ -35,7 +35,7 @@ export function registerWatchCommand(program: Command): void {
     .command('watch')
     .description('analyse media files as they arrive in a folder (Ctrl-C stops)')
     .argument('<dir>', 'folder to watch (with its subfolders)')
-    .requiredOption('-o, --out <dir>', 'output folder (created if missing)')
+    .option('-o, --out <dir>', 'output folder (created if missing)', DEFAULT_OUT)
     .addOption(fpsOption())
     .addOption(modelOption())
     .addOption(threadsOption())
@@ -63,9 +63,9 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
   for (const entry of Object.values(state.files)) names.reserve(entry.stem);
 
   const header = `watching ${root} -> ${outDir} (Ctrl-C stops)`;
-  const view =
-    process.stderr.isTTY && process.stdout.isTTY ? renderWatchTable(header) : plainWatchView();
-  if (!(process.stderr.isTTY && process.stdout.isTTY)) view.message(header);
+  const live = Boolean(process.stderr.isTTY && process.stdout.isTTY);
+  const view = live ? renderWatchTable(header) : plainWatchView();
+  if (!live) view.message(header);
 
   const queue: string[] = [];
   const queued = new Set<string>();
@@ -89,9 +89,13 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
       (stats?.isFile() === true && !MEDIA_EXTENSIONS.has(path.extname(p).toLowerCase())),
   });
   watcher.on('add', enqueue).on('change', enqueue);
-  watcher.on('ready', () =>
-    view.message(`${header}: ready, ${Object.keys(state.files).length} file(s) seen before`),
-  );
+  watcher.on('ready', () => {
+    const seen = Object.keys(state.files).length;
+    const ready = `ready, ${seen === 1 ? '1 file' : `${seen} files`} seen before`;
+    // The table's header line is replaced, so it keeps saying what is watched; a log already
+    // has that line and gets only the news.
+    view.message(live ? `${header}: ${ready}` : ready);
+  });
   watcher.on('error', (error) => view.message(`watch error: ${describeFailure(error)}`));
 
   const stop = () => {
@@ -127,7 +131,8 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
           view.set({
             file: rel,
             status: 'analysing',
-            detail: `${p.framesDone}/${p.framesTotal} frames`,
+            // The total is an estimate from the duration; the outcome gives the count analysed.
+            detail: `${p.framesDone}/${p.framesTotal > 1 ? '~' : ''}${p.framesTotal} frames`,
           }),
       });
       result.file = rel;
@@ -141,14 +146,17 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
         summaryRow: row,
         finishedAt: new Date().toISOString(),
       };
+      const framesDone = result.media.kind === 'video' ? `${result.frames.length} frames, ` : '';
       view.set({
         file: rel,
         status: 'done',
-        detail: formatResultCounts(
-          result.media.kind,
-          result.counts,
-          mod.honeybeesOnScreen(result.frames),
-        ),
+        detail:
+          framesDone +
+          formatResultCounts(
+            result.media.kind,
+            result.counts,
+            mod.honeybeesOnScreen(result.frames),
+          ),
       });
     } catch (error) {
       // Stopping mid-file: record nothing, so the next start analyses it again.

@@ -1,4 +1,5 @@
 /** Small text helpers shared by the plain-line and Ink outputs. */
+import path from 'node:path';
 import type { ClassCounts } from '../../../engine/types.ts';
 
 const colour = (code: number) => (text: string) =>
@@ -67,4 +68,36 @@ export function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** Shortens `text` to `width` columns by cutting its middle: `a-long-file-name.mp4` -> `a-lon…me.mp4`. */
+export function middleEllipsis(text: string, width: number): string {
+  if (text.length <= width) return text;
+  if (width <= 1) return text.slice(0, Math.max(0, width));
+  const keep = width - 1;
+  const head = Math.ceil(keep / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (keep - head))}`;
+}
+
+/** Columns of the terminal the progress is drawn on (80 when unknown). */
+export function terminalColumns(stream: { columns?: number } = process.stderr): number {
+  return stream.columns && stream.columns > 0 ? stream.columns : 80;
+}
+
+/**
+ * The closing line of a batch where some files failed, e.g. "The file failed.", "All 3 files
+ * failed.", "2 of 5 files failed; the other 3 are in results/".
+ */
+export function failureSummary(failed: number, total: number, outDir: string): string {
+  if (failed === total) return total === 1 ? 'The file failed.' : `All ${total} files failed.`;
+  const rest = total - failed;
+  const where = rest === 1 ? `the other one is in ${outDir}` : `the other ${rest} are in ${outDir}`;
+  return `${failed} of ${total} files failed; ${where}`;
+}
+
+/** A folder as the user would type it: relative to the working folder when inside it, with a trailing slash. */
+export function shownFolder(dir: string, cwd = process.cwd()): string {
+  const rel = path.relative(cwd, dir);
+  const shown = rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? dir : rel;
+  return shown.endsWith(path.sep) ? shown : `${shown}${path.sep}`;
 }

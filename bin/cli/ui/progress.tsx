@@ -4,7 +4,14 @@
  * logs, pipes and `--json` runs. Both return the same small updater.
  */
 import { Box, render, Text } from 'ink';
-import { formatDuration, paint, progressBar, rateAndEta } from './format.ts';
+import {
+  formatDuration,
+  middleEllipsis,
+  paint,
+  progressBar,
+  rateAndEta,
+  terminalColumns,
+} from './format.ts';
 
 export interface ProgressUpdater {
   start(item: string): void;
@@ -25,27 +32,57 @@ interface Row {
   detail: string;
 }
 
-function ProgressView({ rows, unit }: { rows: Row[]; unit: string }) {
-  const width = Math.min(40, Math.max(...rows.map((r) => r.item.length), 4));
+/**
+ * One line per file, never wider than the terminal: a line that wraps breaks the name across
+ * rows, and Ink, which redraws by erasing the lines it wrote, leaves the wrapped rest behind.
+ */
+function ProgressView({
+  rows,
+  unit,
+  estimated,
+  columns,
+}: {
+  rows: Row[];
+  unit: string;
+  estimated: boolean;
+  columns: number;
+}) {
+  const width = Math.max(
+    8,
+    Math.min(40, Math.max(...rows.map((r) => r.item.length), 4), columns - 50),
+  );
+  const rest = Math.max(10, columns - width - 3);
+  // The bar gives way first, so the counts, rate and ETA fit beside it.
+  const bar = Math.max(6, Math.min(24, rest - 42));
   return (
     <Box flexDirection="column">
       {rows.map((row) => {
         const { fps, etaMs } = rateAndEta(row.done, row.total, row.elapsedMs);
-        const name = row.item.length > width ? `…${row.item.slice(-(width - 1))}` : row.item;
+        const total = estimated && row.total > 1 ? `~${row.total}` : String(row.total);
         return (
           <Box key={row.item}>
-            <Box width={width + 2}>
-              <Text>{name}</Text>
+            <Box width={width + 2} flexShrink={0}>
+              <Text>{middleEllipsis(row.item, width)}</Text>
             </Box>
-            {row.state === 'waiting' && <Text dimColor>waiting</Text>}
-            {row.state === 'running' && (
-              <Text>
-                <Text color="cyan">{progressBar(row.total ? row.done / row.total : 0)}</Text>
-                {` ${row.done}/${row.total} ${unit}  ${fps.toFixed(1)} ${unit}/s  ETA ${formatDuration(etaMs)}`}
-              </Text>
-            )}
-            {row.state === 'done' && <Text color="green">✓ {row.detail}</Text>}
-            {row.state === 'failed' && <Text color="red">✗ {row.detail}</Text>}
+            <Box width={rest}>
+              {row.state === 'waiting' && <Text dimColor>waiting</Text>}
+              {row.state === 'running' && (
+                <Text wrap="truncate-end">
+                  <Text color="cyan">{progressBar(row.total ? row.done / row.total : 0, bar)}</Text>
+                  {` ${row.done}/${total} ${unit}  ${fps.toFixed(1)} ${unit}/s  ETA ${formatDuration(etaMs)}`}
+                </Text>
+              )}
+              {row.state === 'done' && (
+                <Text color="green" wrap="truncate-end">
+                  ✓ {row.detail}
+                </Text>
+              )}
+              {row.state === 'failed' && (
+                <Text color="red" wrap="truncate-end">
+                  ✗ {row.detail}
+                </Text>
+              )}
+            </Box>
           </Box>
         );
       })}
@@ -53,15 +90,34 @@ function ProgressView({ rows, unit }: { rows: Row[]; unit: string }) {
   );
 }
 
+export interface ProgressOptions {
+  unit?: string;
+  /**
+   * The total is an estimate (a video's sampled frames, from its duration): shown as `~151`,
+   * and the outcome line gives the count analysed.
+   */
+  estimated?: boolean;
+}
+
 /** Ink bars for `items`, drawn on stderr so stdout stays for results. */
-export function renderProgress(items: string[], unit = 'frames'): ProgressUpdater {
+export function renderProgress(
+  items: string[],
+  { unit = 'frames', estimated = false }: ProgressOptions = {},
+): ProgressUpdater {
   const rows = new Map<string, Row>(
     items.map((item) => [
       item,
       { item, state: 'waiting', done: 0, total: 0, elapsedMs: 0, detail: '' },
     ]),
   );
-  const view = () => <ProgressView rows={[...rows.values()]} unit={unit} />;
+  const view = () => (
+    <ProgressView
+      rows={[...rows.values()]}
+      unit={unit}
+      estimated={estimated}
+      columns={terminalColumns()}
+    />
+  );
   const instance = render(view(), {
     stdout: process.stderr,
     patchConsole: false,
@@ -94,7 +150,7 @@ export function renderProgress(items: string[], unit = 'frames'): ProgressUpdate
 
 /** Plain lines on stderr: start, every ~10 % or 5 s, and the outcome. */
 export function plainProgress(
-  unit = 'frames',
+  { unit = 'frames', estimated = false }: ProgressOptions = {},
   stream: NodeJS.WritableStream = process.stderr,
 ): ProgressUpdater {
   const lastShown = new Map<string, { fraction: number; at: number }>();
@@ -110,7 +166,7 @@ export function plainProgress(
       lastShown.set(item, { fraction, at: Date.now() });
       const { fps, etaMs } = rateAndEta(done, total, elapsedMs);
       stream.write(
-        `${item}: ${done}/${total} ${unit} (${Math.round(fraction * 100)}%), ${fps.toFixed(1)} ${unit}/s, ETA ${formatDuration(etaMs)}\n`,
+        `${item}: ${done}/${estimated && total > 1 ? '~' : ''}${total} ${unit} (${Math.round(fraction * 100)}%), ${fps.toFixed(1)} ${unit}/s, ETA ${formatDuration(etaMs)}\n`,
       );
     },
     succeed: (item, detail) => stream.write(`${item}: ${paint.green('done')} ${detail}\n`),
@@ -120,8 +176,8 @@ export function plainProgress(
 }
 
 /** Ink on an interactive terminal (unless `plain`), plain lines otherwise. */
-export function progressFor(items: string[], options: { plain: boolean; unit?: string }) {
+export function progressFor(items: string[], options: ProgressOptions & { plain: boolean }) {
   return !options.plain && process.stderr.isTTY && process.stdout.isTTY
-    ? renderProgress(items, options.unit)
-    : plainProgress(options.unit);
+    ? renderProgress(items, options)
+    : plainProgress(options);
 }

@@ -2,7 +2,7 @@
  * The live status table of `watch` (Ink, on a terminal) and its plain-line twin (logs).
  */
 import { Box, render, Text } from 'ink';
-import { paint } from './format.ts';
+import { middleEllipsis, paint, terminalColumns } from './format.ts';
 
 export interface WatchRow {
   file: string;
@@ -25,11 +25,26 @@ const COLOURS: Record<WatchRow['status'], string> = {
   skipped: 'gray',
 };
 
-function WatchTable({ rows, header }: { rows: WatchRow[]; header: string }) {
-  const width = Math.min(48, Math.max(4, ...rows.map((r) => r.file.length)));
+/** Every line fits the terminal (see progress.tsx: a wrapped line is left behind on redraw). */
+function WatchTable({
+  rows,
+  header,
+  columns,
+}: {
+  rows: WatchRow[];
+  header: string;
+  columns: number;
+}) {
+  const width = Math.max(
+    8,
+    Math.min(48, Math.max(4, ...rows.map((r) => r.file.length)), columns - 40),
+  );
+  const rest = Math.max(10, columns - width - 2 - 11);
   return (
     <Box flexDirection="column">
-      <Text bold>{header}</Text>
+      <Text bold wrap="truncate-middle">
+        {header}
+      </Text>
       <Box>
         <Box width={width + 2}>
           <Text dimColor>file</Text>
@@ -41,13 +56,15 @@ function WatchTable({ rows, header }: { rows: WatchRow[]; header: string }) {
       </Box>
       {rows.map((row) => (
         <Box key={row.file}>
-          <Box width={width + 2}>
-            <Text>{row.file.length > width ? `…${row.file.slice(-(width - 1))}` : row.file}</Text>
+          <Box width={width + 2} flexShrink={0}>
+            <Text>{middleEllipsis(row.file, width)}</Text>
           </Box>
-          <Box width={11}>
+          <Box width={11} flexShrink={0}>
             <Text color={COLOURS[row.status]}>{row.status}</Text>
           </Box>
-          <Text>{row.detail}</Text>
+          <Box width={rest}>
+            <Text wrap="truncate-end">{row.detail}</Text>
+          </Box>
         </Box>
       ))}
     </Box>
@@ -58,7 +75,9 @@ function WatchTable({ rows, header }: { rows: WatchRow[]; header: string }) {
 export function renderWatchTable(initialHeader: string): WatchView {
   const rows = new Map<string, WatchRow>();
   let header = initialHeader;
-  const view = () => <WatchTable rows={[...rows.values()].slice(-20)} header={header} />;
+  const view = () => (
+    <WatchTable rows={[...rows.values()].slice(-20)} header={header} columns={terminalColumns()} />
+  );
   const instance = render(view(), {
     stdout: process.stderr,
     patchConsole: false,

@@ -1,9 +1,10 @@
 import { Alignment, Button, Navbar, NavbarDivider, NavbarGroup } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
-import { NavLink, Outlet, useNavigate } from 'react-router-dom';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { applyTheme, storedTheme } from '../lib/theme.ts';
+import { dismissToastsNotOn } from '../lib/toaster.ts';
 import type { Theme } from '../lib/theme.ts';
 import beeColony from '../assets/bee-colony.svg';
 import flag from '../assets/flag.svg';
@@ -18,6 +19,7 @@ interface NavItem {
 const NAV_ITEMS: NavItem[] = [
   { to: '/home', label: 'Home', icon: 'home' },
   { to: '/file-upload-list', label: 'File Upload', icon: 'cloud-upload' },
+  { to: '/locations', label: 'Hive Locations', icon: 'map-marker' },
   { to: '/file-grouping', label: 'File Grouping', icon: 'group-objects', adminOnly: true },
   { to: '/instructions', label: 'Instructions', icon: 'manual' },
   { to: '/beeplans', label: 'Free & Research Plans', icon: 'star' },
@@ -86,7 +88,7 @@ function TopNav() {
           ))}
         </nav>
       </NavbarGroup>
-      <NavbarGroup align={Alignment.END}>
+      <NavbarGroup align={Alignment.END} className="hs-nav-end">
         <span className="hs-nav-user" title={auth.email}>
           {auth.email}
         </span>
@@ -100,6 +102,9 @@ function TopNav() {
 
 export function Layout() {
   const auth = useAuth();
+  const { pathname } = useLocation();
+  // A toast speaks about the screen it was raised on; the next screen starts clean.
+  useEffect(() => dismissToastsNotOn(pathname), [pathname]);
   const authenticated = auth.isAuthenticated && auth.role !== '';
   return (
     <div className="hs-app">

@@ -6,11 +6,13 @@ import {
   FormGroup,
   HTMLSelect,
   Icon,
+  Spinner,
   Tag,
   TextArea,
 } from '@blueprintjs/core';
 import { useEffect, useRef, useState } from 'react';
 import type { ChangeEvent, FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { errorMessage, post, postForm } from '../lib/api.ts';
 import { formatBytes } from '../lib/format.ts';
@@ -236,16 +238,19 @@ export function UploadForm({
           </FormGroup>
           {noLocations ? (
             <Callout intent="warning" icon="map-marker" className="hs-gap">
-              No hive locations are registered for your account yet.
+              No hive locations are registered for your account yet.{' '}
+              <Link to="/locations">Add a hive location</Link> to upload.
             </Callout>
           ) : null}
           <Button
             type="submit"
             intent="primary"
             size="large"
-            icon="cloud-upload"
-            loading={uploading}
+            // Not `loading`: that swaps the label for a spinner, so the button would lose its
+            // name while it is disabled; the spinner goes in the icon's place instead.
+            icon={uploading ? <Spinner size={16} aria-label="Uploading" /> : 'cloud-upload'}
             disabled={uploading}
+            aria-busy={uploading}
             text="Upload File"
           />
         </form>

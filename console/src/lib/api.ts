@@ -8,6 +8,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly body: unknown,
+    /** The server's Retry-After, in seconds, when it sent one (429, 503). */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -49,7 +51,7 @@ async function parseBody(response: Response): Promise<unknown> {
 }
 
 interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   json?: unknown;
   form?: FormData;
   /** Calls where a 401 is an expected answer (the session probe, sign-in). */
@@ -86,9 +88,17 @@ export async function request<T = unknown>(path: string, options: RequestOptions
       response.status === 403
         ? 'Administrators only'
         : `Network response was not ok (${response.status})`;
-    throw new ApiError(messageOf(body) ?? fallback, response.status, body);
+    throw new ApiError(messageOf(body) ?? fallback, response.status, body, retryAfter(response));
   }
   return body as T;
+}
+
+/** Retry-After in seconds (a number of seconds or an HTTP date), or null. */
+function retryAfter(response: Response): number | null {
+  const raw = response.headers.get('Retry-After');
+  if (!raw) return null;
+  const seconds = /^\d+$/.test(raw.trim()) ? Number(raw) : (Date.parse(raw) - Date.now()) / 1000;
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : null;
 }
 
 export function post<T = unknown>(path: string, json: unknown = {}, quiet401 = false): Promise<T> {
@@ -97,6 +107,14 @@ export function post<T = unknown>(path: string, json: unknown = {}, quiet401 = f
 
 export function get<T = unknown>(path: string, quiet401 = false): Promise<T> {
   return request<T>(path, { method: 'GET', quiet401 });
+}
+
+export function patch<T = unknown>(path: string, json: unknown): Promise<T> {
+  return request<T>(path, { method: 'PATCH', json });
+}
+
+export function del<T = unknown>(path: string): Promise<T> {
+  return request<T>(path, { method: 'DELETE' });
 }
 
 export function postForm<T = unknown>(path: string, form: FormData): Promise<T> {

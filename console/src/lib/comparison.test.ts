@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { countTicks, linePath, niceMax } from './chart.ts';
-import { formatInterval, metricRows, significanceText } from './comparison.ts';
+import {
+  basisText,
+  formatInterval,
+  groupBasis,
+  metricRows,
+  significanceText,
+} from './comparison.ts';
 import { countCells, countText } from './fileDetail.ts';
 
 describe('comparison result', () => {
@@ -25,8 +31,26 @@ describe('comparison result', () => {
     expect(significanceText(rows[1]!)).toBe('Significant difference (p = 0.012)');
     expect(significanceText(rows[2]!)).toBe('No significance test for this indicator');
     expect(significanceText({ significant: false, pValue: 0.0001 })).toBe(
-      'No significant difference (p = < 0.001)',
+      'No significant difference (p < 0.001)',
     );
+    expect(significanceText({ significant: true, pValue: 0.03 })).toBe(
+      'Significant difference (p = 0.03)',
+    );
+    expect(
+      significanceText({ significant: null, pValue: null, verdict: 'too few insects to compare' }),
+    ).toBe('Too few insects to compare');
+  });
+});
+
+describe('what a comparison rests on', () => {
+  it('names each group\u2019s files and honeybees', () => {
+    const basis = groupBasis({
+      totals: { group_one: { files: 2, honeybees: 27 }, group_two: { files: 1, honeybees: 1 } },
+    });
+    expect(basis && basisText(basis)).toMatch(
+      /^Group 1 rests on 2 files and 27 honeybees; group 2 on 1 file and 1 honeybee\./,
+    );
+    expect(groupBasis({})).toBeNull();
   });
 });
 

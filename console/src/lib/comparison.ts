@@ -1,5 +1,5 @@
 // Reading the compute-groups answer: the spec's six fields plus, per decisions section 3, each
-// ratio's 95% confidence interval and whether the groups differ significantly.
+// figure's 95% interval, the server's verdict (or why there is none) and what each group rests on.
 import { formatPercent } from './format.ts';
 
 export type Metric = 'bee' | 'pollen' | 'drones';
@@ -8,14 +8,19 @@ export const METRICS: { key: Metric; label: string; description: string }[] = [
   {
     key: 'bee',
     label: 'Bee coverage',
-    description: 'Mean share of the frame covered by honeybees',
+    description:
+      'Share of the frame covered by honeybees: each file\u2019s mean over its frames, averaged over the group\u2019s files',
   },
   {
     key: 'pollen',
     label: 'Pollen levels',
-    description: 'Pollen-carrying bees among all honeybees',
+    description: 'Pollen-carrying bees among the group\u2019s unique honeybees, all files pooled',
   },
-  { key: 'drones', label: 'Drones activity', description: 'Drones among all honeybees' },
+  {
+    key: 'drones',
+    label: 'Drones activity',
+    description: 'Drones among the group\u2019s unique honeybees, all files pooled',
+  },
 ];
 
 export interface Interval {
@@ -31,9 +36,11 @@ export interface MetricRow {
   two: string;
   oneInterval: Interval | null;
   twoInterval: Interval | null;
-  /** null when the server gave no test for this metric. */
+  /** null when the server gave no verdict for this metric. */
   significant: boolean | null;
   pValue: number | null;
+  /** The server's one-line verdict ("too few insects to compare", ...), when it sent one. */
+  verdict: string | null;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -66,13 +73,47 @@ export function metricRows(result: unknown): MetricRow[] {
       twoInterval: interval(ci[`${m.key}_group_two`]),
       significant: typeof test.significant === 'boolean' ? test.significant : null,
       pValue: typeof test.p_value === 'number' ? test.p_value : null,
+      verdict: typeof test.verdict === 'string' ? test.verdict : null,
     };
   });
 }
 
-export function significanceText(row: Pick<MetricRow, 'significant' | 'pValue'>): string {
+/** "p < 0.001" or "p = 0.03" (decisions.md 3). */
+export function pText(p: number): string {
+  return p < 0.001 ? 'p < 0.001' : `p = ${Number(p.toPrecision(2))}`;
+}
+
+export function significanceText(
+  row: Pick<MetricRow, 'significant' | 'pValue'> & { verdict?: string | null },
+): string {
+  if (row.verdict) return row.verdict.charAt(0).toUpperCase() + row.verdict.slice(1);
   if (row.significant === null) return 'No significance test for this indicator';
-  const p =
-    row.pValue === null ? '' : ` (p = ${row.pValue < 0.001 ? '< 0.001' : row.pValue.toFixed(3)})`;
+  const p = row.pValue === null ? '' : ` (${pText(row.pValue)})`;
   return row.significant ? `Significant difference${p}` : `No significant difference${p}`;
+}
+
+export interface GroupBasis {
+  files: number;
+  honeybees: number;
+}
+
+/** What each group's figures rest on (the answer's totals), or null from an older server. */
+export function groupBasis(result: unknown): { one: GroupBasis; two: GroupBasis } | null {
+  const totals = record(record(result).totals);
+  const basis = (value: unknown): GroupBasis | null => {
+    const t = record(value);
+    return typeof t.files === 'number' && typeof t.honeybees === 'number'
+      ? { files: t.files, honeybees: t.honeybees }
+      : null;
+  };
+  const one = basis(totals.group_one);
+  const two = basis(totals.group_two);
+  return one && two ? { one, two } : null;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "Group 1 rests on 2 files and 27 honeybees; group 2 on ..." */
+export function basisText(b: { one: GroupBasis; two: GroupBasis }): string {
+  return `Group 1 rests on ${plural(b.one.files, 'file')} and ${plural(b.one.honeybees, 'honeybee')}; group 2 on ${plural(b.two.files, 'file')} and ${plural(b.two.honeybees, 'honeybee')}. Each file counts once, however many frames it has; a verdict needs at least 2 files and 30 honeybees per group.`;
 }

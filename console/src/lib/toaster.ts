@@ -1,4 +1,6 @@
-// Blueprint toasts with the spec's titles and durations (section 8; default 5 s).
+// Blueprint toasts with the spec's titles and durations (section 8; default 5 s). They sit at
+// the bottom so they never cover the navigation or Logout, and each belongs to the screen it was
+// raised on: leaving that screen dismisses it (dismissToastsNotOn, called on every navigation).
 import { OverlayToaster, Position } from '@blueprintjs/core';
 import type { Intent, Toaster } from '@blueprintjs/core';
 import { createElement } from 'react';
@@ -6,8 +8,23 @@ import { createElement } from 'react';
 let toasterPromise: Promise<Toaster> | null = null;
 
 function toaster(): Promise<Toaster> {
-  toasterPromise ??= OverlayToaster.createAsync({ position: Position.TOP_RIGHT, maxToasts: 4 });
+  toasterPromise ??= OverlayToaster.createAsync({ position: Position.BOTTOM_RIGHT, maxToasts: 4 });
   return toasterPromise;
+}
+
+/** Open toasts by key, with the path they were raised on. */
+const openToasts = new Map<string, string>();
+
+/** Dismisses every open toast raised on another path than `path`. */
+export function dismissToastsNotOn(path: string): void {
+  const stale = [...openToasts].filter(([, on]) => on !== path).map(([key]) => key);
+  if (stale.length === 0) return;
+  void toaster().then((t) => {
+    for (const key of stale) {
+      t.dismiss(key);
+      openToasts.delete(key);
+    }
+  });
 }
 
 export interface ToastOptions {
@@ -37,7 +54,19 @@ export function showToast({
         : intent === 'primary'
           ? 'info-sign'
           : 'error';
-  void toaster().then((t) => t.show({ message: body, intent, timeout, icon }));
+  // The path now, not when the toaster answers: a screen that navigates and then toasts (a
+  // password reset going on to sign-in) means the toast for the screen it went to.
+  const path = window.location.pathname;
+  void toaster().then((t) => {
+    const key = t.show({
+      message: body,
+      intent,
+      timeout,
+      icon,
+      onDismiss: () => openToasts.delete(key),
+    });
+    openToasts.set(key, path);
+  });
 }
 
 export const toastError = (title: string, message?: string, timeout?: number): void =>

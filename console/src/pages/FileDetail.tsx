@@ -1,4 +1,5 @@
 import {
+  Alert,
   AnchorButton,
   Button,
   Callout,
@@ -13,7 +14,8 @@ import { LineChart } from '../components/LineChart.tsx';
 import type { Series } from '../components/LineChart.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { errorMessage, get } from '../lib/api.ts';
+import { del, errorMessage, get } from '../lib/api.ts';
+import { toastError, toastSuccess } from '../lib/toaster.ts';
 import { countCells, countText } from '../lib/fileDetail.ts';
 import { formatBytes, formatDateTime, formatPercent, orDash } from '../lib/format.ts';
 
@@ -38,7 +40,13 @@ interface Detail {
   media_url: string;
   report_url: string;
   preview_url: string | null;
+  /** One-row summary CSV of this file (absent on older servers). */
+  summary_url?: string;
   counts: Record<string, number | null> | null;
+  /** What `counts` are: a video's unique insects (tracks), a picture's detections. */
+  counts_are?: string;
+  /** Honeybees per sampled frame: what the chart shows, unlike the unique counts. */
+  on_screen?: { mean_honeybees: number; peak_honeybees: number } | null;
   /** Whether the viewer's plan shows wasp and hornet counts (absent on older servers). */
   research_plan?: boolean;
   bee_coverage_pct: number | null;
@@ -67,6 +75,21 @@ export function FileDetail() {
   const navigate = useNavigate();
   const [detail, setDetail] = useState<Detail | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  const deleteFile = async (name: string) => {
+    setDeleting(true);
+    try {
+      await del(`/api/files/${encodeURIComponent(id ?? '')}`);
+      void navigate('/file-upload-list', { replace: true });
+      toastSuccess('File deleted', `${name} and its report were deleted.`);
+    } catch (e) {
+      toastError('Delete failed', errorMessage(e));
+      setDeleting(false);
+      setConfirmDelete(false);
+    }
+  };
 
   useEffect(() => {
     let live = true;
@@ -128,9 +151,40 @@ export function FileDetail() {
               download
               disabled={!processed}
             />
+            {detail.summary_url ? (
+              <AnchorButton
+                icon="th-derived"
+                text="Summary CSV"
+                href={detail.summary_url}
+                download
+                disabled={!processed}
+              />
+            ) : null}
+            <Button
+              icon="trash"
+              intent="danger"
+              variant="outlined"
+              text="Delete file"
+              onClick={() => setConfirmDelete(true)}
+            />
           </>
         }
       />
+      <Alert
+        isOpen={confirmDelete}
+        intent="danger"
+        icon="trash"
+        confirmButtonText="Delete"
+        cancelButtonText="Cancel"
+        loading={deleting}
+        onConfirm={() => void deleteFile(detail.name)}
+        onCancel={() => setConfirmDelete(false)}
+      >
+        <p>
+          Delete <strong>{detail.name}</strong>? Its media, report and counts go for good, and it
+          leaves your comparisons and exports.
+        </p>
+      </Alert>
       {detail.status.toUpperCase() === 'FAILED' ? (
         <Callout
           intent="danger"
@@ -175,7 +229,9 @@ export function FileDetail() {
         </Card>
         <div className="hs-detail-side">
           <Card className="hs-section-card" elevation={1}>
-            <h2 className="hs-card-title">Counts</h2>
+            <h2 className="hs-card-title">
+              {detail.kind === 'video' ? 'Unique insects' : 'Detections'}
+            </h2>
             <dl className="hs-counts">
               {cells.map((c) => (
                 <div key={c.key} className={c.value === null ? 'hs-count hs-count-na' : 'hs-count'}>
@@ -183,16 +239,50 @@ export function FileDetail() {
                   <dd>{processed ? countText(c.value, c.missing) : '—'}</dd>
                 </div>
               ))}
-              <div className="hs-count">
-                <dt>Bee coverage</dt>
-                <dd>{processed ? formatPercent(detail.bee_coverage_pct) : '—'}</dd>
-              </div>
             </dl>
-            <p className="hs-muted hs-small">
-              {detail.kind === 'video'
-                ? 'Unique insects, counted by tracking them across sampled frames.'
-                : 'Detections in the picture.'}
-            </p>
+            {detail.kind === 'video' ? (
+              <>
+                <h3 className="hs-card-subtitle">Honeybees on screen</h3>
+                <dl className="hs-counts">
+                  <div className="hs-count">
+                    <dt>Mean per frame</dt>
+                    <dd>
+                      {processed && detail.on_screen
+                        ? detail.on_screen.mean_honeybees.toFixed(1)
+                        : '—'}
+                    </dd>
+                  </div>
+                  <div className="hs-count">
+                    <dt>Peak in one frame</dt>
+                    <dd>{processed && detail.on_screen ? detail.on_screen.peak_honeybees : '—'}</dd>
+                  </div>
+                  <div className="hs-count">
+                    <dt>Bee coverage</dt>
+                    <dd>{processed ? formatPercent(detail.bee_coverage_pct) : '—'}</dd>
+                  </div>
+                </dl>
+                <p className="hs-muted hs-small">
+                  Unique insects: each insect counted once, by tracking it across the{' '}
+                  {detail.frames.length} sampled frames. On screen: honeybees (workers, pollen bees,
+                  drones) visible in one sampled frame, averaged over the frames and at their
+                  highest, as the chart below shows. Bee coverage: share of the frame covered by
+                  honeybees, mean over the frames.
+                </p>
+              </>
+            ) : (
+              <>
+                <dl className="hs-counts">
+                  <div className="hs-count">
+                    <dt>Bee coverage</dt>
+                    <dd>{processed ? formatPercent(detail.bee_coverage_pct) : '—'}</dd>
+                  </div>
+                </dl>
+                <p className="hs-muted hs-small">
+                  Detections in the picture: each insect the model found. Bee coverage: share of the
+                  picture covered by honeybees.
+                </p>
+              </>
+            )}
           </Card>
           <Card className="hs-section-card" elevation={1}>
             <h2 className="hs-card-title">Details</h2>
@@ -216,8 +306,15 @@ export function FileDetail() {
       </div>
       {series.length > 0 ? (
         <Card className="hs-section-card" elevation={1}>
-          <h2 className="hs-card-title">Counts over time</h2>
-          <LineChart title={`Insects per analysed frame in ${detail.name}`} series={series} />
+          <h2 className="hs-card-title">Insects on screen over time</h2>
+          <p className="hs-muted hs-small">
+            Insects seen in each sampled frame: one insect staying in view counts in every frame, so
+            these are not the unique counts above.
+          </p>
+          <LineChart
+            title={`Insects on screen per analysed frame in ${detail.name}`}
+            series={series}
+          />
         </Card>
       ) : null}
     </div>

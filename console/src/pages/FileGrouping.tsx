@@ -229,7 +229,12 @@ export function FileGrouping() {
                     <tr key={key}>
                       <td data-label="File Name">
                         <span className="hs-group-file">{f.name}</span>{' '}
-                        <Tag minimal round intent={value === 'unassigned' ? 'none' : 'primary'}>
+                        <Tag
+                          minimal
+                          round
+                          className="hs-assign-tag"
+                          intent={value === 'unassigned' ? 'none' : 'primary'}
+                        >
                           {value === 'unassigned' ? 'Unassigned' : 'Assigned'}
                         </Tag>
                       </td>

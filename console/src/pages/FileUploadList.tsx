@@ -1,4 +1,13 @@
-import { Button, Callout, Card, InputGroup, Spinner, Tag } from '@blueprintjs/core';
+import {
+  AnchorButton,
+  Button,
+  Callout,
+  Card,
+  Checkbox,
+  InputGroup,
+  Spinner,
+  Tag,
+} from '@blueprintjs/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -26,6 +35,26 @@ export function FileNameLink({ file }: { file: FileRecord }) {
   ) : (
     <span>{name}</span>
   );
+}
+
+/** A checkbox per processed file, picking the files of the summary CSV. */
+function selectColumn(selected: ReadonlySet<number>, toggle: (id: number) => void) {
+  return column.display({
+    id: 'select',
+    header: 'Summary',
+    cell: (c) => {
+      const { id, name, status } = c.row.original;
+      if (id === null || !isProcessed(status)) return null;
+      return (
+        <Checkbox
+          className="hs-row-check"
+          checked={selected.has(id)}
+          onChange={() => toggle(id)}
+          aria-label={`Include ${name} in the summary CSV`}
+        />
+      );
+    },
+  });
 }
 
 const COLUMNS = [
@@ -72,6 +101,17 @@ export function UploadedFiles() {
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [query, setQuery] = useState('');
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const toggle = useCallback(
+    (id: number) =>
+      setSelected((prev) => {
+        const next = new Set(prev);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
+  const columns = useMemo(() => [selectColumn(selected, toggle), ...COLUMNS], [selected, toggle]);
 
   const load = useCallback(() => {
     setLoading(true);
@@ -89,6 +129,8 @@ export function UploadedFiles() {
   usePolling(load);
 
   const shown = useMemo(() => filterByFileName(files ?? [], query), [files, query]);
+  // Only files still listed count (a deleted file drops out of the selection).
+  const picked = (files ?? []).flatMap((f) => (f.id !== null && selected.has(f.id) ? [f.id] : []));
   const hasProcessed = (files ?? []).some((f) => isProcessed(f.status));
 
   let content;
@@ -105,7 +147,7 @@ export function UploadedFiles() {
   } else if (shown.length === 0) {
     content = <p className="hs-empty">No matching files found.</p>;
   } else {
-    content = <DataTable data={shown} columns={COLUMNS} label="Uploaded Files" />;
+    content = <DataTable data={shown} columns={columns} label="Uploaded Files" />;
   }
 
   return (
@@ -143,6 +185,16 @@ export function UploadedFiles() {
               aria-label="Search files"
               value={query}
               onValueChange={setQuery}
+            />
+            <AnchorButton
+              icon="th-derived"
+              text={`Summary CSV (${picked.length})`}
+              href={
+                picked.length > 0 ? `/api/files/summary.csv?ids=${picked.join(',')}` : undefined
+              }
+              download="summary.csv"
+              disabled={picked.length === 0}
+              title="One row per ticked processed file: counts, shares, on-screen figures"
             />
             <Button
               icon="refresh"

@@ -2,7 +2,13 @@ import { Button, Card, Tag, Tooltip } from '@blueprintjs/core';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { Stat } from './FileSearch.tsx';
-import { formatInterval, metricRows, significanceText } from '../lib/comparison.ts';
+import {
+  basisText,
+  formatInterval,
+  groupBasis,
+  metricRows,
+  significanceText,
+} from '../lib/comparison.ts';
 import { truncateName } from '../lib/format.ts';
 import type { FileRecord } from '../lib/records.ts';
 
@@ -37,6 +43,7 @@ export function GroupResult() {
   const state: unknown = location.state;
   if (!isComparisonState(state)) return <Navigate to="/file-grouping" replace />;
   const rows = metricRows(state.result);
+  const basis = groupBasis(state.result);
   const total = state.groupOne.length + state.groupTwo.length;
 
   return (
@@ -69,6 +76,7 @@ export function GroupResult() {
         <Stat label="Group 1 files" value={state.groupOne.length} />
         <Stat label="Group 2 files" value={state.groupTwo.length} />
       </div>
+      {basis ? <p className="hs-muted hs-comparison-basis">{basisText(basis)}</p> : null}
       <div className="hs-metric-grid">
         {rows.map((row) => (
           <Card key={row.key} className="hs-metric-card" elevation={1}>
@@ -90,7 +98,7 @@ export function GroupResult() {
               round
               minimal={row.significant !== true}
               intent={row.significant ? 'warning' : 'none'}
-              icon={row.significant ? 'issue' : 'equals'}
+              icon={row.significant ? 'issue' : row.significant === null ? 'info-sign' : 'equals'}
             >
               {significanceText(row)}
             </Tag>

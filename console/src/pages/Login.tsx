@@ -1,15 +1,21 @@
 import { Button, Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { post, roleFromLoginBody } from '../lib/api.ts';
-import { toastError } from '../lib/toaster.ts';
+import { INVALID_CREDENTIALS, signInFailure } from '../lib/signInError.ts';
 import { loginError } from '../lib/validation.ts';
+
+/** Navigation state a screen hands to /login, e.g. after a password reset. */
+export interface LoginNotice {
+  notice?: string;
+}
 
 export function Login() {
   const auth = useAuth();
   const navigate = useNavigate();
+  const notice = (useLocation().state as LoginNotice | null)?.notice;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [loading, setLoading] = useState(false);
@@ -25,9 +31,9 @@ export function Login() {
     setEmail('');
     setPassword('');
     const problem = loginError(typedEmail, typedPassword);
+    // One place for the error: the alert above the form (a toast as well said it twice).
     if (problem) {
       setError(problem);
-      toastError('Error', problem);
       return;
     }
     setLoading(true);
@@ -39,12 +45,11 @@ export function Login() {
         true,
       );
       const role = roleFromLoginBody(body);
-      if (!role) throw new Error('Invalid username or password');
+      if (!role) throw new Error(INVALID_CREDENTIALS);
       auth.signIn(role, typedEmail);
       void navigate('/', { replace: true });
-    } catch {
-      setError('Invalid username or password');
-      toastError('Error', 'Invalid username or password');
+    } catch (failure) {
+      setError(signInFailure(failure));
     } finally {
       setLoading(false);
     }
@@ -57,6 +62,11 @@ export function Login() {
         <p className="hs-muted">
           Welcome back. Sign in to upload hive footage and read your reports.
         </p>
+        {notice && !error ? (
+          <Callout intent="success" icon="tick-circle" className="hs-gap" role="status">
+            {notice}
+          </Callout>
+        ) : null}
         {error ? (
           <Callout intent="danger" icon="error" className="hs-gap" role="alert">
             {error}

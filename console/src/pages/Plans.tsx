@@ -2,6 +2,7 @@ import { Button, Card, Icon, Tag } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
+import { HornetAlertsSetting } from '../components/HornetAlertsSetting.tsx';
 import { errorMessage, post } from '../lib/api.ts';
 import { toastError } from '../lib/toaster.ts';
 
@@ -71,9 +72,11 @@ export function Plans() {
         <div>
           <h1 className="hs-page-title">Bee Counting Software Plans</h1>
           <p className="hs-page-subtitle">
-            {products.length > 0
-              ? `You have the following products: ${products.join(', ')}`
-              : 'You are currently on the Free Plan.'}
+            {!auth.isAuthenticated
+              ? 'Start free, and ask us about the Researcher plan when you need more.'
+              : products.length > 0
+                ? `You have the following products: ${products.join(', ')}`
+                : 'You are currently on the Free Plan.'}
           </p>
         </div>
       </header>
@@ -113,6 +116,7 @@ export function Plans() {
           />
         </Card>
       </div>
+      {products.includes('Researcher') ? <HornetAlertsSetting /> : null}
     </div>
   );
 }

@@ -1,36 +1,52 @@
 import { Button, Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
-import { post } from '../lib/api.ts';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { errorMessage, post } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
+import { MIN_PASSWORD_LENGTH } from '../lib/validation.ts';
+import type { LoginNotice } from './Login.tsx';
+
+const UPDATED = 'Your password has been updated.';
+const TOO_SHORT = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
+
+/** Why the field is not ready to send, once a submit was tried. */
+function fieldProblem(password: string): string | null {
+  if (password === '') return 'New Password is required';
+  if (password.length < MIN_PASSWORD_LENGTH) return TOO_SHORT;
+  return null;
+}
 
 export function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
+  const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [attempted, setAttempted] = useState(false);
   const [saving, setSaving] = useState(false);
-  const [done, setDone] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setAttempted(true);
-    if (password === '') return;
+    if (fieldProblem(password)) return;
     setSaving(true);
     try {
       await post('/api/reset-password', { token, new_password: password });
-      setDone(true);
-      setPassword('');
-      toastSuccess('Success', 'Your password has been updated.');
-    } catch {
-      toastError('Error', 'There was an error updating your password.');
-    } finally {
+      // Done here: the next step is signing in with the new password.
+      const state: LoginNotice = { notice: `${UPDATED} Sign in with your new password.` };
+      void navigate('/login', { replace: true, state });
+      toastSuccess('Success', UPDATED);
+    } catch (error) {
+      toastError(
+        'Error',
+        `There was an error updating your password. ${errorMessage(error, '')}`.trim(),
+      );
       setSaving(false);
     }
   };
 
-  const missing = attempted && password === '';
+  const problem = attempted ? fieldProblem(password) : null;
+  const missing = problem !== null;
   return (
     <div className="hs-auth-page">
       <Card className="hs-auth-card" elevation={2}>
@@ -40,18 +56,13 @@ export function ResetPassword() {
             This page needs the link from your reset e-mail.
           </Callout>
         ) : null}
-        {done ? (
-          <Callout intent="success" icon="tick-circle" className="hs-gap" role="status">
-            Your password has been updated.
-          </Callout>
-        ) : null}
         <form onSubmit={(e) => void submit(e)} noValidate>
           <FormGroup
             label="New Password"
             labelFor="new-password"
             labelInfo="(required)"
             intent={missing ? 'danger' : 'none'}
-            helperText={missing ? 'New Password is required' : undefined}
+            helperText={problem ?? undefined}
           >
             <InputGroup
               id="new-password"

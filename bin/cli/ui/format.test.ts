@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { failureSummary, middleEllipsis, shownFolder } from './format.ts';
+
+describe('middleEllipsis', () => {
+  it('keeps short names and cuts long ones in the middle, to the width', () => {
+    expect(middleEllipsis('clip.mp4', 20)).toBe('clip.mp4');
+    const cut = middleEllipsis('2026-06-01-apiary-north-hive-3-morning.mp4', 21);
+    expect(cut).toBe('2026-06-01…orning.mp4');
+    expect(cut).toHaveLength(21);
+    expect(cut.endsWith('.mp4')).toBe(true);
+  });
+});
+
+describe('failureSummary', () => {
+  it('reads naturally for one file, all files and some files', () => {
+    expect(failureSummary(1, 1, 'results/')).toBe('The file failed.');
+    expect(failureSummary(3, 3, 'results/')).toBe('All 3 files failed.');
+    expect(failureSummary(2, 5, 'results/')).toBe(
+      '2 of 5 files failed; the other 3 are in results/',
+    );
+    expect(failureSummary(2, 3, 'results/')).toBe(
+      '2 of 3 files failed; the other one is in results/',
+    );
+  });
+});
+
+describe('shownFolder', () => {
+  it('shows a folder under the working folder relatively, others in full', () => {
+    expect(shownFolder('/work/x/results', '/work/x')).toBe(`results${path.sep}`);
+    expect(shownFolder('/elsewhere/out', '/work/x')).toBe(`/elsewhere/out${path.sep}`);
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Per-user limits on work (issue 44): uploads per UTC day and bytes of media kept, by plan. One
+ * Free user queued 25 videos in 6 s; the daily count stops that, and the queue's round-robin by
+ * owner (server/queue/queue.ts) keeps one user's batch from holding everyone else's files.
+ *
+ * Uploads are counted per UTC day in `upload_counts` (migration 0014) when a file is recorded
+ * (`countUpload`), so deleting a file does not give its upload back. Stored bytes are the sizes of the user's files whose media is still kept: pictures, and
+ * videos until the retention sweep erases them (MEDIA_RETENTION_HOURS after processing), which
+ * frees their room. Checked before the body is read and again in the transaction that records
+ * the file, where the user's row is locked (PostgreSQL) or the single writer serialises
+ * (SQLite), so concurrent uploads cannot together pass a limit.
+ */
+import type { Knex } from 'knex';
+import type { Clock } from '../clock.ts';
+import { dbClient } from '../db.ts';
+import { PayloadTooLarge, RateLimited } from '../errors.ts';
+import { waitText } from '../auth/rate-limit.ts';
+import type { ProductName } from '../users/plans.ts';
+import { PREMIUM, RESEARCHER, activeProducts } from '../users/plans.ts';
+import { typed } from './access.ts';
+import { sizeText } from './plans.ts';
+
+export interface UploadQuota {
+  uploadsPerDay: number;
+  storageBytes: number;
+}
+
+const MB = 1024 * 1024;
+const GB = 1024 * MB;
+
+/** The plan table: Free (no product), then each product; the most generous active one wins. */
+export const FREE_QUOTA: UploadQuota = { uploadsPerDay: 20, storageBytes: 500 * MB };
+export const PRODUCT_QUOTAS: Readonly<Record<ProductName, UploadQuota>> = {
+  [PREMIUM]: { uploadsPerDay: 100, storageBytes: 5 * GB },
+  [RESEARCHER]: { uploadsPerDay: 500, storageBytes: 20 * GB },
+};
+
+/** The user's quota; `scale` is UPLOAD_QUOTA_SCALE. */
+export function quotaFor(products: readonly ProductName[], scale = 1): UploadQuota {
+  const all = [FREE_QUOTA, ...products.map((p) => PRODUCT_QUOTAS[p])];
+  return {
+    uploadsPerDay: Math.max(1, Math.round(scale * Math.max(...all.map((q) => q.uploadsPerDay)))),
+    storageBytes: Math.round(scale * Math.max(...all.map((q) => q.storageBytes))),
+  };
+}
+
+export async function uploadQuota(
+  db: Knex,
+  userId: number,
+  day: string,
+  scale = 1,
+): Promise<UploadQuota> {
+  return quotaFor(await activeProducts(db, userId, day), scale);
+}
+
+/** A storage refusal: 413 with a Retry-After when an erased video will free room. */
+export class StorageQuotaExceeded extends PayloadTooLarge {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Refuses an upload of `sizeBytes` that would pass the user's daily count (429, Retry-After at
+ * the next UTC midnight) or storage (413). Given a transaction, first locks the user's row so
+ * that two uploads of one user are checked one after the other.
+ */
+export async function enforceQuota(
+  db: Knex | Knex.Transaction,
+  opts: {
+    userId: number;
+    quota: UploadQuota;
+    sizeBytes: number;
+    clock: Clock;
+    retentionHours: number;
+  },
+): Promise<void> {
+  const { userId, quota, sizeBytes, clock } = opts;
+  if (db.isTransaction && dbClient(db as Knex) === 'postgres')
+    await db('users').where('id', userId).forUpdate().first('id');
+  const now = clock.now();
+  const midnight = new Date(now);
+  midnight.setUTCHours(0, 0, 0, 0);
+  const counted = await typed<{ count: number | string } | undefined>(
+    db('upload_counts')
+      .where({ user_id: userId, day: dayOf(now) })
+      .first('count'),
+  );
+  const today = Number(counted?.count ?? 0);
+  if (today >= quota.uploadsPerDay) {
+    const tomorrow = midnight.getTime() + 86_400_000;
+    const seconds = Math.max(1, Math.ceil((tomorrow - now.getTime()) / 1000));
+    throw new RateLimited(
+      `You have uploaded ${today} files today, your plan's daily limit. ` +
+        `Please wait ${waitText(seconds)} (until midnight UTC) to upload more.`,
+      seconds,
+    );
+  }
+  const usage = await typed<{ kept: number | string | null } | undefined>(
+    db('files')
+      .where('user_id', userId)
+      .whereNull('media_deleted_at')
+      .first(db.raw('SUM(size_bytes) AS kept')),
+  );
+  const kept = Number(usage?.kept ?? 0);
+  if (kept + sizeBytes > quota.storageBytes) {
+    const retry = await secondsUntilRoom(db, opts, kept + sizeBytes - quota.storageBytes);
+    throw new StorageQuotaExceeded(
+      `Your files use ${sizeText(kept)} of your plan's ${sizeText(quota.storageBytes)} of storage` +
+        (sizeBytes > 0 ? `, and this file (${sizeText(sizeBytes)}) does not fit.` : '.') +
+        (retry
+          ? ` Videos are erased ${opts.retentionHours} hours after processing; room frees up in about ${waitText(retry)}.`
+          : ' Delete files you no longer need, or choose a plan with more storage.'),
+      retry,
+    );
+  }
+}
+
+/** Counts one accepted upload for the user's UTC day (in the transaction recording the file). */
+export async function countUpload(
+  db: Knex | Knex.Transaction,
+  userId: number,
+  now: Date,
+): Promise<void> {
+  await db('upload_counts')
+    .insert({ user_id: userId, day: dayOf(now), count: 1 })
+    .onConflict(['user_id', 'day'])
+    .merge({ count: db.raw('upload_counts.count + 1') });
+}
+
+function dayOf(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+/** Seconds until erasing processed videos frees `needed` bytes; undefined if it never will. */
+async function secondsUntilRoom(
+  db: Knex | Knex.Transaction,
+  opts: { userId: number; clock: Clock; retentionHours: number },
+  needed: number,
+): Promise<number | undefined> {
+  const videos = await typed<Array<{ processed_at: string; size_bytes: number | string }>>(
+    db('files')
+      .where({ user_id: opts.userId, kind: 'video' })
+      .whereNull('media_deleted_at')
+      .whereNotNull('processed_at')
+      .orderBy('processed_at')
+      .select('processed_at', 'size_bytes'),
+  );
+  let freed = 0;
+  for (const v of videos) {
+    freed += Number(v.size_bytes);
+    if (freed >= needed) {
+      const erasedAt = Date.parse(v.processed_at) + opts.retentionHours * 3_600_000;
+      return Math.max(1, Math.ceil((erasedAt - opts.clock.now().getTime()) / 1000));
+    }
+  }
+  return undefined;
+}
