@@ -1,6 +1,6 @@
 /**
  * Deleting a file (its owner or an administrator): the row goes with its queued job and hornet
- * alert, then its media and preview leave the disk. Lists, searches, exports and groupings read
+ * alert, then its media and previews leave the disk. Lists, searches, exports and groupings read
  * the files table, so the file stops showing everywhere at once. The rows go first: a crash
  * between the two steps leaves an unreferenced media file, never a record without its media.
  */
@@ -23,7 +23,11 @@ export function fileDeleteRoutes(app: AppContext): Router {
       await trx('files').where('id', row.id).delete();
     });
     await removeQuietly(storedPath(dirs.media, row.stored_name));
-    if (row.preview_name) await removeQuietly(storedPath(dirs.previews, row.preview_name));
+    // Every copy of the preview lives under the same name: full, honeybee-only, hornet frame.
+    if (row.preview_name) {
+      for (const dir of [dirs.previews, dirs.honeybeePreviews, dirs.hornetPreviews])
+        await removeQuietly(storedPath(dir, row.preview_name));
+    }
     app.logger.info('file deleted', { file: row.id, by: user.id });
     ctx.body = { message: `File ${row.original_name} was deleted.` };
   });

@@ -2,7 +2,7 @@
  * Hive locations after registration (list, add, rename, remove) and deleting a file, over real
  * HTTP on SQLite and PostgreSQL: a rename carries the user's files along, a location in use
  * cannot be removed, and a deleted file leaves no row, job, media or preview, nor a place in the
- * list or the admin search.
+ * list, the admin search or an export.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -99,9 +99,13 @@ describe.each(DB_KINDS)('hive locations and file deletion on %s', (kind) => {
     const now = new Date().toISOString();
     await t.server.app.db('jobs').insert({ file_id: queued, created_at: now, updated_at: now });
     const previewName = `${'a'.repeat(31)}${kind === 'sqlite' ? '1' : '2'}.jpg`;
-    const previews = path.join(t.server.dataDir, 'previews');
-    fs.mkdirSync(previews, { recursive: true });
-    fs.writeFileSync(path.join(previews, previewName), 'jpeg');
+    const previewCopies = ['previews', 'honeybee-previews', 'hornet-previews'].map((dir) =>
+      path.join(t.server.dataDir, dir, previewName),
+    );
+    for (const copy of previewCopies) {
+      fs.mkdirSync(path.dirname(copy), { recursive: true });
+      fs.writeFileSync(copy, 'jpeg');
+    }
     const shown = await insertFile(t.server, owner.id, {
       original_name: 'kept-then-gone.png',
       preview_name: previewName,
@@ -125,7 +129,7 @@ describe.each(DB_KINDS)('hive locations and file deletion on %s', (kind) => {
 
     const byAdmin = await admin.client.request('DELETE', `/api/files/${shown}`);
     expect(byAdmin.status).toBe(200);
-    expect(fs.existsSync(path.join(previews, previewName))).toBe(false);
+    for (const copy of previewCopies) expect(fs.existsSync(copy), copy).toBe(false);
     const list = (await owner.client.post('/api/get-uploaded-files-list/')).json<string[][]>();
     expect(list).toEqual([]);
     const search = await admin.client.post('/api/search-results-files', {
