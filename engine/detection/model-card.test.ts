@@ -98,7 +98,7 @@ describe('validateModelCard', () => {
         nms_iou: 0.5,
         per_class: { moth: 0.2, pollen: 'x' },
         track_score: { bee: 1.5, moth: 0.3 },
-        typed_nms_iou: { drone: -0.1 },
+        alert: { drone: -0.1 },
       },
     });
     for (const field of [
@@ -118,7 +118,7 @@ describe('validateModelCard', () => {
       'thresholds.per_class.pollen',
       'thresholds.track_score.bee',
       'thresholds.track_score.moth',
-      'thresholds.typed_nms_iou.drone',
+      'thresholds.alert.drone',
     ]) {
       expect(message).toContain(field);
     }
