@@ -60,3 +60,111 @@ export class DatasetError extends EngineError {
 export class AnalysisCancelledError extends EngineError {
   readonly code = 'CANCELLED';
 }
+
+/**
+ * Every engine error class. The server's thread rebuilds errors from this list, and the test
+ * beside this file fails when a class is declared without being listed here.
+ */
+export const ENGINE_ERROR_CLASSES = [
+  UnsupportedMediaError,
+  CorruptMediaError,
+  MediaLimitError,
+  UnsafeMediaError,
+  MediaTimeoutError,
+  ToolMissingError,
+  ModelError,
+  DatasetError,
+  AnalysisCancelledError,
+] as const;
+
+export type EngineErrorCode = InstanceType<(typeof ENGINE_ERROR_CLASSES)[number]>['code'];
+
+/** What callers need to know about an error code to tell users and decide what to do next. */
+export interface EngineErrorInfo {
+  /** A fixed sentence for people who must not see the engine's own text (it may name paths). */
+  readonly userMessage: string;
+  /** The next step for a CLI user. */
+  readonly hint: string;
+  /** True when trying the same input again cannot succeed. */
+  readonly permanent: boolean;
+  /**
+   * Who has to act. `input`: the user's file or dataset; the engine's message says what to
+   * change and may be shown. `installation`: a missing tool or model, or a stop, which the
+   * operator has to look into. `load`: a time limit hit; neither is clearly at fault.
+   */
+  readonly cause: 'input' | 'installation' | 'load';
+}
+
+const SERVICE_UNAVAILABLE = 'Please try again later; if this persists, contact the administrator.';
+
+/** The metadata of every code; a code without an entry is a type error. */
+export const ENGINE_ERRORS = {
+  UNSUPPORTED_MEDIA: {
+    userMessage: 'The file is not a supported image or video (expected MP4, AVI, JPEG or PNG).',
+    hint: 'Give an MP4, AVI, JPEG or PNG file (the content is checked, not the name).',
+    permanent: true,
+    cause: 'input',
+  },
+  CORRUPT_MEDIA: {
+    userMessage: 'The file is damaged or incomplete and cannot be read.',
+    hint: 'Check that the file opens in a media player; copy or export it again.',
+    permanent: true,
+    cause: 'input',
+  },
+  MEDIA_LIMIT: {
+    userMessage: 'The file is beyond the length, resolution or frame limits for analysis.',
+    hint: 'Trim or downscale the file (at most 10 minutes, 8192 px a side, 40 megapixels).',
+    permanent: true,
+    cause: 'input',
+  },
+  UNSAFE_MEDIA: {
+    userMessage: 'The file tries to open other files or URLs; it was refused.',
+    hint: 'Re-encode it as a plain MP4 or AVI without references to other files.',
+    permanent: true,
+    cause: 'input',
+  },
+  MEDIA_TIMEOUT: {
+    userMessage:
+      'Reading the file took too long and was stopped. Please try a shorter or smaller file.',
+    hint: 'Decoding took too long; try a shorter clip or a lower --fps.',
+    permanent: false,
+    cause: 'load',
+  },
+  TOOL_MISSING: {
+    userMessage: `The analysis service is not available right now. ${SERVICE_UNAVAILABLE}`,
+    hint: 'Install ffmpeg (e.g. apt-get install ffmpeg) or set FFMPEG_PATH and FFPROBE_PATH.',
+    permanent: false,
+    cause: 'installation',
+  },
+  MODEL_INVALID: {
+    userMessage: `The analysis model is not available right now. ${SERVICE_UNAVAILABLE}`,
+    hint: 'Point --model (or HIVESIGHT_MODEL) at a model card (.card.json) or an .onnx file with its card beside it.',
+    permanent: false,
+    cause: 'installation',
+  },
+  DATASET_INVALID: {
+    userMessage: 'The dataset is missing or malformed.',
+    hint: 'Give a folder with images/ and labels/ (YOLO) or one folder of images per class; --map LABEL=CLASS names unknown labels.',
+    permanent: true,
+    cause: 'input',
+  },
+  CANCELLED: {
+    userMessage: 'The analysis was stopped before it finished. Please try again.',
+    hint: 'Run the command again to start over.',
+    permanent: false,
+    cause: 'installation',
+  },
+} as const satisfies Record<EngineErrorCode, EngineErrorInfo>;
+
+export function isEngineErrorCode(code: unknown): code is EngineErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ENGINE_ERRORS, code);
+}
+
+/**
+ * The engine code an error carries, recognised by its `code` rather than its class so that
+ * errors rebuilt from another thread or realm count too; null for anything else.
+ */
+export function engineErrorCode(err: unknown): EngineErrorCode | null {
+  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  return isEngineErrorCode(code) ? code : null;
+}

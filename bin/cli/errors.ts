@@ -4,7 +4,7 @@
  * else is a bug in hivesight: exit 70 (EX_SOFTWARE), stack only with --debug / HIVESIGHT_DEBUG.
  */
 import { CommanderError } from 'commander';
-import { EngineError } from '../../engine/errors.ts';
+import { ENGINE_ERRORS, EngineError, isEngineErrorCode } from '../../engine/errors.ts';
 import { paint } from './ui/format.ts';
 
 export const EXIT_OK = 0;
@@ -30,20 +30,6 @@ export class UsageError extends UserError {
   override readonly exitCode = EXIT_USAGE;
 }
 
-const ENGINE_HINTS: Record<string, string> = {
-  UNSUPPORTED_MEDIA: 'Give an MP4, AVI, JPEG or PNG file (the content is checked, not the name).',
-  CORRUPT_MEDIA: 'Check that the file opens in a media player; copy or export it again.',
-  MEDIA_LIMIT: 'Trim or downscale the file (at most 10 minutes, 8192 px a side, 40 megapixels).',
-  UNSAFE_MEDIA: 'Re-encode it as a plain MP4 or AVI without references to other files.',
-  MEDIA_TIMEOUT: 'Decoding took too long; try a shorter clip or a lower --fps.',
-  TOOL_MISSING: 'Install ffmpeg (e.g. apt-get install ffmpeg) or set FFMPEG_PATH and FFPROBE_PATH.',
-  MODEL_INVALID:
-    'Point --model (or HIVESIGHT_MODEL) at a model card (.card.json) or an .onnx file with its card beside it.',
-  DATASET_INVALID:
-    'Give a folder with images/ and labels/ (YOLO) or one folder of images per class; --map LABEL=CLASS names unknown labels.',
-  CANCELLED: 'Run the command again to start over.',
-};
-
 const FS_ERRORS: Record<string, string> = {
   ENOENT: 'no such file or folder',
   EACCES: 'permission denied',
@@ -56,7 +42,8 @@ const FS_ERRORS: Record<string, string> = {
 export function asUserError(error: unknown): UserError | undefined {
   if (error instanceof UserError) return error;
   if (error instanceof EngineError) {
-    return new UserError(error.message, ENGINE_HINTS[error.code], { cause: error });
+    const hint = isEngineErrorCode(error.code) ? ENGINE_ERRORS[error.code].hint : undefined;
+    return new UserError(error.message, hint, { cause: error });
   }
   // A path the user gave that cannot be opened is theirs to fix, not a bug.
   const fsError = error as NodeJS.ErrnoException | undefined;

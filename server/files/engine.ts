@@ -75,22 +75,14 @@ export function loadEngineModule(): Promise<EngineModule> {
 
 /** An engine error sent back by the thread, as the class it was (callers map classes). */
 function rebuildError(mod: EngineModule, e: ThreadError): Error {
-  const classes: Record<string, new (message: string) => Error> = {
-    UnsupportedMediaError: mod.UnsupportedMediaError,
-    CorruptMediaError: mod.CorruptMediaError,
-    UnsafeMediaError: mod.UnsafeMediaError,
-    MediaTimeoutError: mod.MediaTimeoutError,
-    ToolMissingError: mod.ToolMissingError,
-    ModelError: mod.ModelError,
-    AnalysisCancelledError: mod.AnalysisCancelledError,
-  };
   if (e.name === 'MediaLimitError')
     return new mod.MediaLimitError(
       e.message,
       (e.limit ?? 'size') as ConstructorParameters<typeof mod.MediaLimitError>[1],
     );
-  const cls = classes[e.name];
-  if (cls) return new cls(e.message);
+  const cls = mod.ENGINE_ERROR_CLASSES.find((c) => c.name === e.name);
+  if (cls && cls !== mod.MediaLimitError)
+    return new (cls as new (message: string) => Error)(e.message);
   return Object.assign(new Error(e.message), { name: e.name, code: e.code });
 }
 

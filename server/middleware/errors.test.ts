@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from 'koa';
 import {
   CorruptMediaError,
+  DatasetError,
+  ENGINE_ERROR_CLASSES,
+  ENGINE_ERRORS,
   MediaLimitError,
   UnsafeMediaError,
   UnsupportedMediaError,
@@ -28,6 +31,22 @@ function recordingLogger(): Logger & { errors: unknown[] } {
   const errors: unknown[] = [];
   return { info: () => {}, warn: () => {}, error: (m, f) => errors.push([m, f]), errors };
 }
+
+describe('engine errors', () => {
+  it('answer a client error for bad input and 503 for the installation, with their fixed code', () => {
+    for (const cls of ENGINE_ERROR_CLASSES) {
+      const err = new cls('/srv/secret/path.onnx', 'size');
+      const info = ENGINE_ERRORS[err.code];
+      const result = classify(err);
+      expect(result.code).toBe(err.code);
+      expect(result.message).toBe(info.userMessage);
+      expect(result.expected).toBe(info.cause !== 'installation');
+      if (info.cause === 'installation') expect(result.status).toBe(503);
+      else expect([413, 415, 422]).toContain(result.status);
+    }
+    expect(classify(new DatasetError('no labels/ folder')).status).toBe(422);
+  });
+});
 
 describe('error middleware', () => {
   it.each([

@@ -12,17 +12,8 @@
  * (right type, unprocessable content); limits are 413.
  */
 import type { Middleware } from 'koa';
-import {
-  AnalysisCancelledError,
-  CorruptMediaError,
-  EngineError,
-  MediaLimitError,
-  MediaTimeoutError,
-  ModelError,
-  ToolMissingError,
-  UnsafeMediaError,
-  UnsupportedMediaError,
-} from '../../engine/errors.ts';
+import { ENGINE_ERRORS, EngineError, isEngineErrorCode } from '../../engine/errors.ts';
+import type { EngineErrorCode } from '../../engine/errors.ts';
 import {
   Conflict,
   Forbidden,
@@ -40,9 +31,6 @@ import { userMessageFor } from '../user-messages.ts';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
-/** Engine errors that mean the server, not the file, is at fault: logged in full. */
-const OPERATOR_ENGINE_ERRORS: ErrorClass[] = [ToolMissingError, ModelError, AnalysisCancelledError];
-
 /** Error class -> HTTP status. Order matters only for subclasses (none overlap today). */
 const STATUS_TABLE: Array<[ErrorClass, number]> = [
   [ValidationError, 400],
@@ -55,15 +43,20 @@ const STATUS_TABLE: Array<[ErrorClass, number]> = [
   [RateLimited, 429],
   [ServiceUnavailable, 503],
   [InsufficientStorage, 507],
-  [UnsupportedMediaError, 415],
-  [UnsafeMediaError, 415],
-  [CorruptMediaError, 422],
-  [MediaTimeoutError, 422],
-  [MediaLimitError, 413],
-  [ToolMissingError, 503],
-  [ModelError, 503],
-  [AnalysisCancelledError, 503],
 ];
+
+/** Engine error code -> HTTP status; a code the engine adds without a status is a type error. */
+const ENGINE_STATUS = {
+  UNSUPPORTED_MEDIA: 415,
+  UNSAFE_MEDIA: 415,
+  CORRUPT_MEDIA: 422,
+  MEDIA_TIMEOUT: 422,
+  MEDIA_LIMIT: 413,
+  DATASET_INVALID: 422,
+  TOOL_MISSING: 503,
+  MODEL_INVALID: 503,
+  CANCELLED: 503,
+} as const satisfies Record<EngineErrorCode, number>;
 
 /** Error codes of a database that is down or overloaded (pg, node net, sqlite). */
 const DB_UNAVAILABLE_CODES = new Set([
@@ -120,17 +113,25 @@ export function classify(err: unknown): {
   expected: boolean;
   retryAfterSeconds?: number;
 } {
+  if (err instanceof EngineError && isEngineErrorCode(err.code)) {
+    return {
+      status: ENGINE_STATUS[err.code],
+      code: err.code,
+      message: userMessageFor(err),
+      // A missing tool or model is the server's fault: logged in full.
+      expected: ENGINE_ERRORS[err.code].cause !== 'installation',
+    };
+  }
   if (err instanceof Error) {
     for (const [cls, status] of STATUS_TABLE) {
       if (err instanceof cls) {
         const code = (err as { code?: unknown }).code;
         const retry = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-        const engine = err instanceof EngineError;
         return {
           status,
           code: typeof code === 'string' ? code : err.name,
-          message: engine ? userMessageFor(err) : err.message,
-          expected: !OPERATOR_ENGINE_ERRORS.some((c) => err instanceof c),
+          message: err.message,
+          expected: true,
           ...(typeof retry === 'number' && retry > 0 ? { retryAfterSeconds: retry } : {}),
         };
       }

@@ -26,6 +26,7 @@ import {
 } from './queue.ts';
 import { sweepRetention } from './retention.ts';
 import { userMessageFor } from '../user-messages.ts';
+import { ENGINE_ERRORS, engineErrorCode } from '../../engine/errors.ts';
 
 export interface WorkerOptions {
   /** Idle wait between polls of an empty queue. */
@@ -43,35 +44,10 @@ export interface WorkerHandle {
   stop(): Promise<void>;
 }
 
-/**
- * Engine errors are recognised by their stable `code` (engine/errors.ts) rather than by class, so
- * this module does not load the engine until a job actually needs it.
- */
-const ENGINE_CODES = new Set([
-  'UNSUPPORTED_MEDIA',
-  'CORRUPT_MEDIA',
-  'MEDIA_LIMIT',
-  'UNSAFE_MEDIA',
-  'MEDIA_TIMEOUT',
-  'TOOL_MISSING',
-  'MODEL_INVALID',
-  'CANCELLED',
-]);
 /** Errors about the content itself: retrying cannot help, so the file fails at once. */
-const PERMANENT_CODES = new Set([
-  'UNSUPPORTED_MEDIA',
-  'CORRUPT_MEDIA',
-  'MEDIA_LIMIT',
-  'UNSAFE_MEDIA',
-]);
-
-function engineCode(err: unknown): string | null {
-  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && ENGINE_CODES.has(code) ? code : null;
-}
-
 function isPermanent(err: unknown): boolean {
-  return PERMANENT_CODES.has(engineCode(err) ?? '');
+  const code = engineErrorCode(err);
+  return code !== null && ENGINE_ERRORS[code].permanent;
 }
 
 /**
