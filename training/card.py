@@ -66,10 +66,11 @@ def build(export: Path, version: str, score: float, hornet: float, metrics: dict
     }
 
 
-def write(export: Path, out: Path, card: dict[str, Any]) -> Path:
+def write(onnx: Path, out: Path, card: dict[str, Any]) -> Path:
+    """The card in `out`, with `onnx` copied beside it under the card's file name."""
     out.mkdir(parents=True, exist_ok=True)
-    if export.resolve() != out.resolve():
-        shutil.copyfile(export / f"{NAME}.onnx", out / f"{NAME}.onnx")
+    if onnx.resolve() != (out / f"{NAME}.onnx").resolve():
+        shutil.copyfile(onnx, out / f"{NAME}.onnx")
     path = out / f"{NAME}.card.json"
     path.write_text(json.dumps(card, indent=2, allow_nan=False) + "\n")
     return path
@@ -85,7 +86,8 @@ def main() -> None:
     ap.add_argument("--metrics", type=Path, default=None, help="a JSON object stored as the card's metrics")
     a = ap.parse_args()
     metrics = json.loads(a.metrics.read_text()) if a.metrics else {}
-    print(write(a.export, a.out or a.export, build(a.export, a.version, a.score, a.hornet, metrics)))
+    card = build(a.export, a.version, a.score, a.hornet, metrics)
+    print(write(a.export / f"{NAME}.onnx", a.out or a.export, card))
 
 
 if __name__ == "__main__":

@@ -132,14 +132,17 @@ def main() -> None:
     ap.add_argument("--views", type=Path, default=ROOT / "tmp/eval")
     ap.add_argument("--version", default="0.0.0-dev")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--onnx", default=f"{card_mod.NAME}.onnx",
+                    help="the file in --export to card and judge (e.g. hivesight-detector.int8.onnx)")
     a = ap.parse_args()
     if not a.data.exists():
         raise SystemExit(f"SKIP: {a.data} is absent; the protocol needs the datasets")
-    thr = choose_thresholds(a.export / f"{card_mod.NAME}.onnx", a.data, a.views)
+    onnx = a.export / a.onnx
+    thr = choose_thresholds(onnx, a.data, a.views)
     out = a.out or a.export
     draft = card_mod.build(a.export, a.version, thr["score"], thr["hornet"], {})
     draft["thresholds"]["alert"] = {"hornet": thr["alert"]}
-    path = card_mod.write(a.export, out, draft)
+    path = card_mod.write(onnx, out, draft)
     views = {"hive_val": a.views / "hive-entrance-val", "crops_val": a.views / "pollen-crops-val",
              "shifted_val": a.views / "hive-shifted"}
     if not views["hive_val"].exists():
@@ -159,7 +162,7 @@ def main() -> None:
         "command": "python -m training.protocol (hivesight eval --json on each set)",
     }
     draft["metrics"] = {"product_eval": metrics}
-    card_mod.write(a.export, out, draft)
+    card_mod.write(onnx, out, draft)
     print(json.dumps(metrics, indent=2))
 
 

@@ -19,6 +19,11 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("tmp/bench/yolov8n.onnx"))
     ap.add_argument("--classes", type=int, default=4, help="as many classes as the detector")
     a = ap.parse_args()
+    # ultralytics reads torchvision's version at import, but building and exporting a network
+    # needs none of it (and torchvision does not install here): answer for it.
+    import importlib.metadata as metadata
+    real_version = metadata.version
+    metadata.version = lambda name: "0.0.0" if name == "torchvision" else real_version(name)
     from ultralytics.nn.tasks import DetectionModel  # only here: not a training requirement
 
     torch.manual_seed(0)

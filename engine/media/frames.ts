@@ -186,10 +186,7 @@ function checkSize(width: number, height: number, limits: MediaLimits): void {
   }
 }
 
-/**
- * A picture decoded once more, at another size: a photo's detail frame for a subtype classifier
- * that crops from more pixels than the detector sees (`Detector.detailSizeFor`).
- */
+/** A picture decoded at `width` x `height` (the detector's input size). */
 export async function readPicture(
   file: string,
   info: MediaInfo,

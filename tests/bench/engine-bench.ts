@@ -158,7 +158,7 @@ async function referenceLatency(file: string, frame: RawFrame): Promise<number |
   }
 }
 
-/** End-to-end `analyse` of a photo (probe, decode, every test-time view, crop models). */
+/** End-to-end `analyse` of a photo (probe, decode, detect, previews). */
 function photoLatency(engine: Engine, photo: string): Promise<number[]> {
   return timeRuns(() => engine.analyse(photo), 2);
 }
