@@ -15,11 +15,13 @@ import type { MediaTools } from './media/tools.ts';
 import { beeCoverage, countFrame, countTracks } from './reports/counts.ts';
 import { renderPreview } from './reports/preview.ts';
 import { Tracker, trackerOptionsFor } from './tracking/tracker.ts';
+import { countTraffic } from './traffic/count.ts';
 import { HONEYBEE_CLASSES } from './types.ts';
 import type {
   AnalysisProgress,
   AnalysisResult,
   Detection,
+  Entrance,
   FrameResult,
   RawFrame,
 } from './types.ts';
@@ -41,6 +43,8 @@ export interface AnalyseOptions {
   signal?: AbortSignal;
   /** Render an annotated JPEG of the busiest frame into `result.preview`. */
   keepPreviewFrame?: boolean;
+  /** Count entrance traffic (videos): the result carries `traffic`. */
+  entrance?: Entrance;
 }
 
 export interface AnalysisOutput extends AnalysisResult {
@@ -159,6 +163,9 @@ export async function analyseFile(
     timing: { decodeMs, inferenceMs, trackingMs, totalMs: performance.now() - started },
     analysedAt: (deps.now?.() ?? new Date()).toISOString(),
   };
+  if (options.entrance && media.kind === 'video') {
+    result.traffic = countTraffic(tracks, options.entrance, { ...media, sampleFps });
+  }
   if (busiest) {
     const { frame, detections } = busiest;
     result.preview = await renderPreview(frame, detections, media.width, media.height);

@@ -1,5 +1,6 @@
 /**
- * The engine's public API. The server and the CLI import from here and nowhere deeper.
+ * The engine's public API, with onnxruntime and ffmpeg behind it. Code outside engine/ imports
+ * from here or, for types, errors and report helpers alone, from the light `vocabulary.ts`.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +14,7 @@ import { resolveMediaTools } from './media/tools.ts';
 import type { MediaTools } from './media/tools.ts';
 import type { MediaInfo } from './types.ts';
 
-export * from './types.ts';
-export * from './errors.ts';
+export * from './vocabulary.ts';
 export type { AnalyseOptions, AnalysisOutput } from './analyse.ts';
 export { DEFAULT_SAMPLE_FPS } from './analyse.ts';
 export type { MediaLimits } from './media/limits.ts';
@@ -25,6 +25,8 @@ export { Detector } from './detection/detector.ts';
 export { loadModelCard } from './detection/model-card.ts';
 export type { ModelCard } from './detection/model-card.ts';
 export * from './reports/index.ts';
+export * from './eval/index.ts';
+export * from './traffic/index.ts';
 
 /** The model shipped in `models/`, used when nobody names another. */
 export const DEFAULT_MODEL_PATH = fileURLToPath(

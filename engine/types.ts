@@ -77,8 +77,52 @@ export interface Track {
   lastFrame: number;
   /** Number of frames where the track had a matched detection. */
   hits: number;
-  /** Box at each hit, for drawing trails and debugging. */
-  boxes: { frame: number; box: Box }[];
+  /** Box at each hit (with the detection's score), for trails, traffic and MOT files. */
+  boxes: { frame: number; box: Box; score?: number }[];
+}
+
+/** A point in frame-relative coordinates: 0-1 on both axes, y down, as on screen. */
+export type Point = [number, number];
+
+/**
+ * A hive entrance, frame-relative: a `line` of two points (the hive on the left walking from the
+ * first to the second, as seen on screen) or a `polygon` of three or more.
+ */
+export interface Entrance {
+  kind: 'line' | 'polygon';
+  points: Point[];
+}
+
+export interface TrafficCounts {
+  in: number;
+  out: number;
+  /** Left the entrance and came back within `loopMaxS` (orientation flights): neither in nor out. */
+  loops: number;
+}
+
+/** One counted passage: the frame is where the track was first seen on its final side. */
+export interface TrafficEvent {
+  kind: 'in' | 'out' | 'loop';
+  cls: ProductClass;
+  frame: number;
+  timeS: number;
+  /** The tracks joined into this passage (more than one when a track broke at the entrance). */
+  trackIds: number[];
+}
+
+/** Entrance traffic of one video. `beesIn`/`beesOut`/`loops` are honeybees (bee, pollen, drone). */
+export interface Traffic {
+  entrance: Entrance;
+  beesIn: number;
+  beesOut: number;
+  /** beesIn - beesOut. */
+  netFlow: number;
+  loops: number;
+  /** Per minute of video. */
+  inPerMinute: number;
+  outPerMinute: number;
+  byClass: Partial<Record<ProductClass, TrafficCounts>>;
+  events: TrafficEvent[];
 }
 
 export interface ModelIdentity {
@@ -111,6 +155,8 @@ export interface AnalysisResult {
   sampleFps: number;
   timing: AnalysisTiming;
   analysedAt: string;
+  /** Entrance traffic, when an entrance was given (videos only). */
+  traffic?: Traffic;
 }
 
 export interface AnalysisProgress {

@@ -45,6 +45,30 @@ describe('frameCsv', () => {
     );
   });
 
+  it('appends cumulative honeybee traffic at the end only when an entrance was set', () => {
+    const event = (kind: 'in' | 'out' | 'loop', f: number, cls: 'bee' | 'wasp' = 'bee') => ({
+      kind,
+      cls,
+      frame: f,
+      timeS: f / 5,
+      trackIds: [1],
+    });
+    const frames = [0, 1, 2].map((i) => frame(i, i / 5, counts(1, 0, 0), 1));
+    const traffic = {
+      events: [
+        event('in', 0),
+        event('loop', 1),
+        event('out', 1),
+        event('in', 2),
+        event('in', 2, 'wasp'),
+      ],
+    };
+    expect(frameCsv({ frames, traffic }, { includeResearch: false })).toBe(
+      'frame,time_s,bees,pollen_bees,drones,bee_coverage_pct,bees_in_cumulative,bees_out_cumulative\n' +
+        '0,0.000,1,0,0,1.00,1,0\n1,0.200,1,0,0,1.00,1,1\n2,0.400,1,0,0,1.00,2,1\n',
+    );
+  });
+
   it('writes the header for a file with no frames', () => {
     expect(frameCsv({ frames: [] }, { includeResearch: true })).toBe(
       FRAME_CSV_COLUMNS.join(',') + '\n',
@@ -93,12 +117,12 @@ describe('summaryCsv', () => {
     ]);
     expect(csv.split('\n')).toEqual([
       SUMMARY_CSV_COLUMNS.join(','),
-      '"a,b.mp4",video,12.500,2,6,3,1,,,30.00,10.00,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z,10.00,10,',
-      'x.jpg,image,0.000,1,0,0,0,,1,,,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z,0.00,0,',
+      '"a,b.mp4",video,12.500,2,6,3,1,,,30.00,10.00,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z,10.00,10,,,',
+      'x.jpg,image,0.000,1,0,0,0,,1,,,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z,0.00,0,,,',
       '',
     ]);
     expect(SUMMARY_CSV_COLUMNS.join(',')).toBe(
-      'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at,mean_bees_on_screen,peak_bees_on_screen,quality',
+      'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at,mean_bees_on_screen,peak_bees_on_screen,quality,bees_in,bees_out',
     );
   });
 
@@ -109,6 +133,15 @@ describe('summaryCsv', () => {
       .split(',');
     expect(row[SUMMARY_CSV_COLUMNS.indexOf('pollen_pct')]).toBe('');
     expect(row[SUMMARY_CSV_COLUMNS.indexOf('drones_pct')]).toBe('20.00');
+  });
+
+  it('appends bees_in and bees_out when an entrance was set', () => {
+    const video = {
+      ...result('v.mp4', 'video', counts(2, 0, 0), 4),
+      traffic: { beesIn: 3, beesOut: 0 },
+    };
+    const row = summaryCsv([video]).split('\n')[1]!.split(',');
+    expect(row.slice(-3)).toEqual(['', '3', '0']);
   });
 
   it('writes just the header for no files', () => {

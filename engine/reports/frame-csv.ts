@@ -3,7 +3,8 @@
  * cannot detect leaves its cell empty, never 0. `wasps` and `hornets` are research columns.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { FrameResult, ProductClass } from '../types.ts';
+import { HONEYBEE_CLASSES } from '../types.ts';
+import type { FrameResult, ProductClass, Traffic } from '../types.ts';
 
 export const FRAME_CSV_COLUMNS = [
   'frame',
@@ -25,6 +26,12 @@ export const COUNT_COLUMNS: Readonly<Record<string, ProductClass>> = {
   hornets: 'hornet',
 };
 
+/**
+ * Appended only when an entrance was set: honeybees in and out up to and including each frame
+ * (an event's frame is where its track was first seen on its final side).
+ */
+export const TRAFFIC_FRAME_COLUMNS = ['bees_in_cumulative', 'bees_out_cumulative'] as const;
+
 export const RESEARCH_COLUMNS: readonly string[] = ['wasps', 'hornets'];
 
 export interface FrameCsvOptions {
@@ -39,12 +46,17 @@ export function frameCsvColumns(options: FrameCsvOptions): string[] {
 }
 
 export function frameCsv(
-  result: { frames: readonly FrameCsvRow[] },
+  result: { frames: readonly FrameCsvRow[]; traffic?: Pick<Traffic, 'events'> | null },
   options: FrameCsvOptions,
 ): string {
-  const columns = frameCsvColumns(options);
+  const events = (result.traffic?.events ?? []).filter((e) => HONEYBEE_CLASSES.includes(e.cls));
+  const columns = [...frameCsvColumns(options), ...(result.traffic ? TRAFFIC_FRAME_COLUMNS : [])];
+  const upTo = (f: FrameCsvRow, kind: 'in' | 'out') =>
+    String(events.filter((e) => e.kind === kind && e.frame <= f.index).length);
   const rows = result.frames.map((f) =>
     columns.map((column) => {
+      if (column === 'bees_in_cumulative') return upTo(f, 'in');
+      if (column === 'bees_out_cumulative') return upTo(f, 'out');
       if (column === 'frame') return String(f.index);
       if (column === 'time_s') return f.timeS.toFixed(3);
       if (column === 'bee_coverage_pct') return f.beeCoveragePct.toFixed(2);

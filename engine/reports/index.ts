@@ -6,8 +6,10 @@ export {
   frameCsv,
   frameCsvColumns,
   RESEARCH_COLUMNS,
+  TRAFFIC_FRAME_COLUMNS,
 } from './frame-csv.ts';
 export type { FrameCsvOptions, FrameCsvRow } from './frame-csv.ts';
 export { honeybeeShare, SUMMARY_CSV_COLUMNS, summaryCsv } from './summary-csv.ts';
 export type { SummaryCsvInput } from './summary-csv.ts';
+export { motTracks } from './mot.ts';
 export { CLASS_COLOURS, CLASS_LABELS, renderPreview } from './preview.ts';

@@ -5,7 +5,7 @@
  * appended `mean_bees_on_screen` / `peak_bees_on_screen` are honeybees per sampled frame.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { AnalysisResult, ClassCounts } from '../types.ts';
+import type { AnalysisResult, ClassCounts, Traffic } from '../types.ts';
 import { honeybeesOnScreen } from './counts.ts';
 import { countCell } from './frame-csv.ts';
 
@@ -28,6 +28,9 @@ export const SUMMARY_CSV_COLUMNS = [
   'mean_bees_on_screen',
   'peak_bees_on_screen',
   'quality',
+  // Entrance traffic (honeybees): empty cells when no entrance was set.
+  'bees_in',
+  'bees_out',
 ] as const;
 
 export type SummaryCsvInput = Pick<
@@ -39,6 +42,8 @@ export type SummaryCsvInput = Pick<
   frames: readonly { counts: ClassCounts }[];
   /** The result's quality grade; the cell stays empty while a result has none. */
   quality?: { grade: string } | null;
+  /** Entrance traffic, when an entrance was set. */
+  traffic?: Pick<Traffic, 'beesIn' | 'beesOut'> | null;
 };
 
 /** Share of honeybees in `cls`, percent, or null when it cannot be computed. */
@@ -72,6 +77,8 @@ export function summaryCsv(results: readonly SummaryCsvInput[]): string {
       onScreen ? onScreen.meanHoneybees.toFixed(2) : '',
       onScreen ? String(onScreen.peakHoneybees) : '',
       r.quality?.grade ?? '',
+      countCell(r.traffic?.beesIn),
+      countCell(r.traffic?.beesOut),
     ];
   });
   return stringify(rows, { header: true, columns: [...SUMMARY_CSV_COLUMNS] });

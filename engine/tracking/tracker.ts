@@ -154,7 +154,7 @@ interface LiveTrack {
   /** Started by a low detection and never matched to a high one: counts after weakStartHits. */
   weak: boolean;
   votes: Map<ProductClass, { n: number; score: number }>;
-  boxes: { frame: number; box: Box }[];
+  boxes: { frame: number; box: Box; score: number }[];
   scores: number[];
 }
 
@@ -318,7 +318,7 @@ export class Tracker {
 
   private record(track: LiveTrack, det: Detection, frame: number): void {
     track.hits++;
-    track.boxes.push({ frame, box: { ...det.box } });
+    track.boxes.push({ frame, box: { ...det.box }, score: det.score });
     track.scores.push(det.score);
     const vote = track.votes.get(det.cls) ?? { n: 0, score: 0 };
     vote.n++;

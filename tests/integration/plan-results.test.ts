@@ -19,7 +19,7 @@ if (!ENGINE.ok) console.warn(`[plan-results] engine unavailable (${ENGINE.why}):
 const FFMPEG = fs.existsSync('/usr/bin/ffmpeg') ? '/usr/bin/ffmpeg' : null;
 
 const SUMMARY_HEADER =
-  'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at,mean_bees_on_screen,peak_bees_on_screen,quality';
+  'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at,mean_bees_on_screen,peak_bees_on_screen,quality,bees_in,bees_out';
 
 function upload(
   client: TestClient,
@@ -244,9 +244,10 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
     expect(summary.headers.get('content-disposition')).toContain('entrance-summary.csv');
     const [header, row] = summary.text.split('\n');
     expect(header).toBe(SUMMARY_HEADER);
-    // 4 frames of 2+0, 3+0, 4+1, 3+0 honeybees: mean 3.25, peak 5; no quality grade yet.
+    // 4 frames of 2+0, 3+0, 4+1, 3+0 honeybees: mean 3.25, peak 5; no quality grade yet, no
+    // entrance set (empty bees_in, bees_out).
     expect(row).toBe(
-      'entrance.mp4,video,0.800,4,1,1,0,2,1,50.00,0.00,1.00,m@1,2026-11-28T10:00:00.000Z,3.25,5,',
+      'entrance.mp4,video,0.800,4,1,1,0,2,1,50.00,0.00,1.00,m@1,2026-11-28T10:00:00.000Z,3.25,5,,,',
     );
   });
 

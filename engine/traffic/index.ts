@@ -1,0 +1,11 @@
+export {
+  entranceDistance,
+  entranceSide,
+  parseEntranceLine,
+  parseEntrancePolygon,
+} from './entrance.ts';
+export type { EntranceSide } from './entrance.ts';
+export { centreOf, countTraffic, DEFAULT_TRAFFIC_OPTIONS } from './count.ts';
+export type { TrafficOptions, TrafficVideo } from './count.ts';
+export { proposeEntrance } from './propose.ts';
+export type { EntranceProposal, ProposeOptions } from './propose.ts';
