@@ -42,6 +42,30 @@ export default tseslint.config(
     },
   },
   {
+    // Outside engine/ the engine has two entries: index.ts (the engine, with onnxruntime) and
+    // vocabulary.ts (types, errors, report helpers). Deep imports bypass both.
+    files: ['bin/**', 'server/**', 'console/**', 'tests/**', 'migrations/**', 'fixtures/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)engine/(?!(index|vocabulary)\\.ts$)',
+              message: 'Import the engine from engine/index.ts or engine/vocabulary.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The benchmarks time engine internals (frame reader, ONNX session) and the fixture
+    // generators draw with the engine's seeded random and tools so that fixtures stay in step.
+    files: ['tests/bench/**', 'fixtures/**'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     files: ['eslint.config.js'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -5,7 +5,7 @@ import {
   MediaTimeoutError,
   ModelError,
   ToolMissingError,
-} from '../engine/errors.ts';
+} from '../engine/vocabulary.ts';
 import { FAILURE_MESSAGES, userMessageFor } from './user-messages.ts';
 
 describe('userMessageFor', () => {

@@ -5,8 +5,8 @@
  * content of the user's own file ("The video is 20 s long; the limit is 15 s.") are kept, as
  * they say what to change, unless they look like they carry a path or a system error.
  */
-import { ENGINE_ERRORS, engineErrorCode } from '../engine/errors.ts';
-import type { EngineErrorCode } from '../engine/errors.ts';
+import { ENGINE_ERRORS, engineErrorCode } from '../engine/vocabulary.ts';
+import type { EngineErrorCode } from '../engine/vocabulary.ts';
 
 /** A fixed sentence per engine error code (from the engine's list), and for anything unexpected. */
 export const FAILURE_MESSAGES: Readonly<Record<EngineErrorCode | 'INTERNAL', string>> = {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { DatasetError } from '../../engine/errors.ts';
+import { DatasetError } from '../../engine/vocabulary.ts';
 import { parseGates } from './commands/eval.ts';
 import { EXIT_BUG, EXIT_USAGE, EXIT_USER, reportError, UsageError, UserError } from './errors.ts';
 import { OutputNames } from './outputs.ts';

@@ -3,7 +3,6 @@
  * onnxruntime or the model.
  */
 import type * as EngineIndex from '../../engine/index.ts';
-import type * as EvalIndex from '../../engine/eval/index.ts';
 import type { Engine } from '../../engine/index.ts';
 import type { EngineFlags } from './options.ts';
 
@@ -28,9 +27,7 @@ export async function openEngine(
   return { engine, mod };
 }
 
-export type EvalModule = typeof EvalIndex;
-
-/** The eval library (dataset readers, metrics, the production-path predictor). */
-export function loadEvalModule(): Promise<EvalModule> {
-  return import('../../engine/eval/index.ts');
+/** The eval library (dataset readers, metrics, the production-path predictor) is the engine's. */
+export function loadEvalModule(): Promise<EngineModule> {
+  return loadEngineModule();
 }

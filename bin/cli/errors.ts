@@ -4,7 +4,7 @@
  * else is a bug in hivesight: exit 70 (EX_SOFTWARE), stack only with --debug / HIVESIGHT_DEBUG.
  */
 import { CommanderError } from 'commander';
-import { ENGINE_ERRORS, EngineError, isEngineErrorCode } from '../../engine/errors.ts';
+import { ENGINE_ERRORS, EngineError, isEngineErrorCode } from '../../engine/vocabulary.ts';
 import { paint } from './ui/format.ts';
 
 export const EXIT_OK = 0;

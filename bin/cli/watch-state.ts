@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ClassCounts } from '../../engine/types.ts';
+import type { ClassCounts } from '../../engine/vocabulary.ts';
 import { writeAtomic } from './outputs.ts';
 
 export const STATE_FILE = '.hivesight-watch.json';

@@ -9,7 +9,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnalysisCancelledError, ModelError, UnsupportedMediaError } from '../../engine/errors.ts';
+import {
+  AnalysisCancelledError,
+  ModelError,
+  UnsupportedMediaError,
+} from '../../engine/vocabulary.ts';
 import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
 import { loadConfig } from '../config.ts';
 import { closeEngineFor, engineFor } from './engine.ts';

@@ -4,7 +4,7 @@
  */
 import type { ClassCounts, ProductClass } from '../../engine/index.ts';
 // counts.ts is plain arithmetic (no model, no ffmpeg): safe to load with the API.
-import { honeybeesOnScreen } from '../../engine/reports/counts.ts';
+import { honeybeesOnScreen } from '../../engine/vocabulary.ts';
 
 export type FileStatus = 'UPLOADED' | 'QUEUED' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
 export type FileKind = 'image' | 'video';

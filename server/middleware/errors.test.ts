@@ -8,7 +8,7 @@ import {
   MediaLimitError,
   UnsafeMediaError,
   UnsupportedMediaError,
-} from '../../engine/errors.ts';
+} from '../../engine/vocabulary.ts';
 import { Conflict, Forbidden, RateLimited, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { classify, errorMiddleware } from './errors.ts';

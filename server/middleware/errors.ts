@@ -12,8 +12,8 @@
  * (right type, unprocessable content); limits are 413.
  */
 import type { Middleware } from 'koa';
-import { ENGINE_ERRORS, EngineError, isEngineErrorCode } from '../../engine/errors.ts';
-import type { EngineErrorCode } from '../../engine/errors.ts';
+import { ENGINE_ERRORS, EngineError, isEngineErrorCode } from '../../engine/vocabulary.ts';
+import type { EngineErrorCode } from '../../engine/vocabulary.ts';
 import {
   Conflict,
   Forbidden,

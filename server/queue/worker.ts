@@ -26,7 +26,7 @@ import {
 } from './queue.ts';
 import { sweepRetention } from './retention.ts';
 import { userMessageFor } from '../user-messages.ts';
-import { ENGINE_ERRORS, engineErrorCode } from '../../engine/errors.ts';
+import { ENGINE_ERRORS, engineErrorCode } from '../../engine/vocabulary.ts';
 
 export interface WorkerOptions {
   /** Idle wait between polls of an empty queue. */

@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { today } from '../clock.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
-import { loadEngineModule } from '../files/engine.ts';
+import { frameCsv, summaryCsv } from '../../engine/vocabulary.ts';
 import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
 import { planFor } from '../files/plans.ts';
 import type { FileRow } from '../files/records.ts';
@@ -72,7 +72,6 @@ export function filesRoutes(app: AppContext): Router {
     const inputs = await summaryInputs(app.db, app.clock, rows);
     if (inputs.length === 0)
       throw new Conflict('None of these files is processed yet, so there is nothing to summarise.');
-    const { summaryCsv } = await loadEngineModule();
     ctx.set('Content-Type', 'text/csv; charset=utf-8');
     ctx.set('Content-Disposition', `attachment; filename="${name}"`);
     ctx.body = summaryCsv(inputs);
@@ -122,7 +121,6 @@ export function filesRoutes(app: AppContext): Router {
           : 'The report is not ready yet: the file is still being processed. Try again shortly.',
       );
     }
-    const { frameCsv } = await loadEngineModule();
     const csv = frameCsv(
       { frames: rowFrames(row) },
       { includeResearch: await ownerIsResearcher(row) },

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, PRODUCT_CLASSES } from '../../engine/index.ts';
 import type { Detection, Engine } from '../../engine/index.ts';
-import { iou } from '../../engine/eval/index.ts';
+import { iou } from '../../engine/index.ts';
 import { runFfmpeg } from '../../fixtures/index.ts';
 import { HIVE_FRAME, hiveFramePresent } from '../support/hive-frame.ts';
 

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ClassCounts } from '../../engine/types.ts';
+import type { ClassCounts } from '../../engine/vocabulary.ts';
 import type { FileRow, StoredFrame } from '../../server/files/records.ts';
 import type { Role } from '../../server/auth/sessions.ts';
 import { typed } from '../../server/files/access.ts';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startWorker } from '../../server/queue/worker.ts';
 import { enqueueJob } from '../../server/queue/queue.ts';
-import { CorruptMediaError } from '../../engine/errors.ts';
+import { CorruptMediaError } from '../../engine/vocabulary.ts';
 import type { FileEngine } from '../../server/files/engine.ts';
 import { typed } from '../../server/files/access.ts';
 import type { FileRow } from '../../server/files/records.ts';

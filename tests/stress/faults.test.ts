@@ -30,7 +30,7 @@ import { engineFor, setEngineFor } from '../../server/files/engine.ts';
 import type { Logger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/server.ts';
 import { startServer } from '../../server/server.ts';
-import { resolveMediaTools } from '../../engine/media/tools.ts';
+import { resolveMediaTools } from '../../engine/index.ts';
 import { engineAvailable } from '../integration/files-helpers.ts';
 import type { CliProcess, DataPlace, DbKind } from './processes.ts';
 import {

@@ -3,7 +3,7 @@
  * became of them, its detections at the threshold by what they sat on, and which way the
  * count errs.
  */
-import type { BoxErrors, CropErrors, EvalReport } from '../../../engine/eval/index.ts';
+import type { BoxErrors, CropErrors, EvalReport } from '../../../engine/index.ts';
 import { table } from '../ui/format.ts';
 
 const byClass = (counts: Partial<Record<string, number>>): string =>

@@ -11,9 +11,9 @@
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
-import type { Change, EvalReport, ScoreThresholds } from '../../../engine/eval/index.ts';
-import { isProductClass } from '../../../engine/types.ts';
-import type { ProductClass } from '../../../engine/types.ts';
+import type { Change, EvalReport, ScoreThresholds } from '../../../engine/index.ts';
+import { isProductClass } from '../../../engine/vocabulary.ts';
+import type { ProductClass } from '../../../engine/vocabulary.ts';
 import { loadEvalModule, openEngine } from '../engine.ts';
 import { EXIT_OK, EXIT_USER, UsageError } from '../errors.ts';
 import { modelOption, threadsOption } from '../options.ts';

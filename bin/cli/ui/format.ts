@@ -1,6 +1,6 @@
 /** Small text helpers shared by the plain-line and Ink outputs. */
 import path from 'node:path';
-import type { ClassCounts } from '../../../engine/types.ts';
+import type { ClassCounts } from '../../../engine/vocabulary.ts';
 
 const colour = (code: number) => (text: string) =>
   process.stderr.isTTY && !process.env.NO_COLOR ? `\u001b[${code}m${text}\u001b[0m` : text;

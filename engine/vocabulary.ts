@@ -1,0 +1,26 @@
+/**
+ * The engine's light entry: the words the CLI, the server and the console share with the engine
+ * (types, product classes, typed errors and their metadata, count and CSV helpers). It loads
+ * neither onnxruntime nor ffmpeg nor a canvas, so importing it costs milliseconds; the engine
+ * itself is `engine/index.ts`. Nothing outside engine/ imports any other engine module.
+ */
+export * from './types.ts';
+export * from './errors.ts';
+export {
+  beeCoverage,
+  countFrame,
+  countTracks,
+  honeybeesOnScreen,
+  unionArea,
+} from './reports/counts.ts';
+export type { OnScreen } from './reports/counts.ts';
+export {
+  COUNT_COLUMNS,
+  FRAME_CSV_COLUMNS,
+  frameCsv,
+  frameCsvColumns,
+  RESEARCH_COLUMNS,
+} from './reports/frame-csv.ts';
+export type { FrameCsvOptions, FrameCsvRow } from './reports/frame-csv.ts';
+export { honeybeeShare, SUMMARY_CSV_COLUMNS, summaryCsv } from './reports/summary-csv.ts';
+export type { SummaryCsvInput } from './reports/summary-csv.ts';
