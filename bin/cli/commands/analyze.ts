@@ -2,26 +2,35 @@
  * `hivesight analyze <files...> [--out DIR]`: per file `<name>.csv` and `<name>.preview.jpg`,
  * plus `summary.csv` (DIR defaults to ./hivesight-results). A file that fails is reported and
  * skipped; the exit code is 1 if any did, and a run where every file failed writes no summary.
+ * With an entrance (`traffic.ts`) videos get in/out counts; `--tracks` writes MOT text.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { AnalysisOutput, AnalysisResult } from '../../../engine/index.ts';
-import { openEngine } from '../engine.ts';
+import { loadEngineModule, openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, EXIT_USER, UserError } from '../errors.ts';
 import { DEFAULT_OUT, fpsOption, modelOption, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
-import { OutputNames, resultJson, writeFileOutputs, writeSummary } from '../outputs.ts';
+import {
+  OutputNames,
+  resultJson,
+  writeAtomic,
+  writeFileOutputs,
+  writeSummary,
+} from '../outputs.ts';
+import { readEntrance, trafficOptions, tracksPath, trafficText } from '../traffic.ts';
+import type { TrafficFlags } from '../traffic.ts';
 import { failureSummary, formatDuration, formatResultCounts, shownFolder } from '../ui/format.ts';
 import { progressFor } from '../ui/progress.tsx';
 
-interface AnalyzeFlags extends EngineFlags {
+interface AnalyzeFlags extends EngineFlags, TrafficFlags {
   out: string;
   json?: boolean;
 }
 
 export function registerAnalyzeCommand(program: Command): void {
-  program
+  const command = program
     .command('analyze')
     .alias('analyse')
     .description('analyse videos and pictures: per-file CSV and preview JPEG, and summary.csv')
@@ -30,10 +39,11 @@ export function registerAnalyzeCommand(program: Command): void {
     .option('--json', 'print the results as JSON on stdout (progress goes to stderr)')
     .addOption(fpsOption())
     .addOption(modelOption())
-    .addOption(threadsOption())
-    .action(async (files: string[], flags: AnalyzeFlags) => {
-      process.exitCode = await analyzeFiles(files, flags);
-    });
+    .addOption(threadsOption());
+  for (const option of trafficOptions()) command.addOption(option);
+  command.action(async (files: string[], flags: AnalyzeFlags) => {
+    process.exitCode = await analyzeFiles(files, flags);
+  });
 }
 
 /** Per-input display names: the base name, or the path as given when base names clash. */
@@ -44,9 +54,11 @@ function displayNames(files: string[]): string[] {
 }
 
 export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promise<number> {
+  const entrance = await readEntrance(await loadEngineModule(), flags);
   const outDir = path.resolve(flags.out);
   await fs.mkdir(outDir, { recursive: true });
   const { engine, mod } = await openEngine(flags);
+  const proposals: string[] = [];
 
   const names = new OutputNames();
   const labels = displayNames(files);
@@ -79,6 +91,7 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
         result = await engine.analyse(file, {
           keepPreviewFrame: true,
           signal: controller.signal,
+          ...(entrance ? { entrance } : {}),
           onProgress: (p) => progress.update(label, p.framesDone, p.framesTotal, p.elapsedMs),
         });
       } catch (error) {
@@ -89,15 +102,35 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       }
       // The summary names the file as the user knows it (the path when base names clash).
       result.file = label;
-      const outputs = await writeFileOutputs(mod, outDir, names.allocate(file), result);
+      const stem = names.allocate(file);
+      const outputs: Awaited<ReturnType<typeof writeFileOutputs>> & { tracks?: string } =
+        await writeFileOutputs(mod, outDir, stem, result);
+      // A picture has no tracks: it gets no MOT file.
+      if (flags.tracks !== undefined && result.media.kind === 'video') {
+        outputs.tracks = tracksPath(flags.tracks, stem, files.length);
+        await fs.mkdir(path.dirname(outputs.tracks), { recursive: true });
+        await writeAtomic(outputs.tracks, mod.motTracks(result.tracks));
+      }
+      const extra: Record<string, unknown> = {};
+      if (flags.proposeEntrance) {
+        const lastFrame = result.frames.at(-1)?.index ?? 0;
+        const proposal = mod.proposeEntrance(result.tracks, { ...result.media, lastFrame });
+        extra.proposedEntrance = proposal;
+        proposals.push(
+          proposal
+            ? `${label}: proposed entrance ${JSON.stringify(proposal.entrance.points)} (${proposal.trackEnds} of ${proposal.of} track starts and ends); save it to a file for --entrance-file`
+            : `${label}: no entrance proposed (too few tracks start or end mid-clip)`,
+        );
+      }
       results.push(result);
-      json.push(resultJson(mod, result, { path: file, outputs }));
+      json.push({ ...resultJson(mod, result, { path: file, outputs }), ...extra });
       // The frames analysed, as summary.csv's frames_analysed has them: the running total was
       // an estimate from the video's duration.
       const framesDone = result.media.kind === 'video' ? `${result.frames.length} frames, ` : '';
+      const traffic = result.traffic ? `, ${trafficText(result.traffic)}` : '';
       progress.succeed(
         label,
-        `${framesDone}${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}  (${formatDuration(result.timing.totalMs)})`,
+        `${framesDone}${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}${traffic}  (${formatDuration(result.timing.totalMs)})`,
       );
     }
     // Every file failed: a summary with a header and no rows would only look like a result.
@@ -107,6 +140,7 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
     progress.close();
   }
 
+  if (!flags.json && proposals.length > 0) process.stdout.write(`${proposals.join('\n')}\n`);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ results: json, failed }, null, 2)}\n`);
   }
