@@ -18,6 +18,7 @@ export default tseslint.config(
       'screenshots/',
       'bin/hivesight.mjs',
       'bin/run-ts.mjs',
+      'bin/build-cli.mjs',
     ],
   },
   js.configs.recommended,

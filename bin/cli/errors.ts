@@ -4,7 +4,7 @@
  * else is a bug in hivesight: exit 70 (EX_SOFTWARE), stack only with --debug / HIVESIGHT_DEBUG.
  */
 import { CommanderError } from 'commander';
-import { ENGINE_ERRORS, EngineError, isEngineErrorCode } from '../../engine/vocabulary.ts';
+import { ENGINE_ERRORS, engineErrorCode } from '../../engine/vocabulary.ts';
 import { paint } from './ui/format.ts';
 
 export const EXIT_OK = 0;
@@ -41,9 +41,12 @@ const FS_ERRORS: Record<string, string> = {
 /** Engine errors are the user's to fix: turn them into user errors with a hint. */
 export function asUserError(error: unknown): UserError | undefined {
   if (error instanceof UserError) return error;
-  if (error instanceof EngineError) {
-    const hint = isEngineErrorCode(error.code) ? ENGINE_ERRORS[error.code].hint : undefined;
-    return new UserError(error.message, hint, { cause: error });
+  // By code, not class: the compiled CLI carries its own copy of the error classes, while the
+  // engine it loads on demand throws those of engine/errors.ts.
+  const code = engineErrorCode(error);
+  if (code) {
+    const message = error instanceof Error ? error.message : code;
+    return new UserError(message, ENGINE_ERRORS[code].hint, { cause: error });
   }
   // A path the user gave that cannot be opened is theirs to fix, not a bug.
   const fsError = error as NodeJS.ErrnoException | undefined;

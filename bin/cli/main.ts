@@ -9,6 +9,7 @@ import { registerEvalCommand } from './commands/eval.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { registerWatchCommand } from './commands/watch.ts';
 import { isDebug, reportError } from './errors.ts';
+import { loadInk } from './ui/ink.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -24,7 +25,9 @@ export function buildProgram(): Command {
     .option('--debug', 'show stack traces of internal errors (or HIVESIGHT_DEBUG=1)')
     .showHelpAfterError('(run with --help for usage)')
     // Throw instead of exiting, so that one handler sets the exit code (2 for usage errors).
-    .exitOverride();
+    .exitOverride()
+    // Loaded for any command that runs (see ui/ink.ts), never for help or usage errors.
+    .hook('preAction', () => loadInk());
   registerAnalyzeCommand(program);
   registerWatchCommand(program);
   registerEvalCommand(program);

@@ -1,29 +1,33 @@
 /**
  * Server-side CLI commands: `serve`, `worker`, `migrate`, `users create|grant|list`.
  * Options are bound to the environment (--port -> PORT, ...) and the configuration is then read
- * once through loadConfig, exactly as the server reads it. The HTTP server and worker modules
- * (which pull in the engine) are imported only by the commands that run them.
+ * once through loadConfig, exactly as the server reads it. Server modules (the database, and the
+ * HTTP server and worker which pull in the engine) are imported only by the commands that run
+ * them, so that --help and the analysis commands do not load them.
  */
 import type { Command } from 'commander';
-import { ConfigError, loadConfig } from '../../../server/config.ts';
 import type { Config } from '../../../server/config.ts';
-import { createDb, migrateLatest, migrateRollback } from '../../../server/db.ts';
-import { systemClock } from '../../../server/clock.ts';
-import { EMAIL_RE } from '../../../server/config.ts';
-import {
-  createUser,
-  findUserByEmail,
-  grantProduct,
-  usersWithProducts,
-} from '../../../server/users/repo.ts';
+import type { Knex } from 'knex';
 import { PRODUCT_NAMES, isProductName } from '../../../server/users/plans.ts';
+
+/** The server modules the commands use, loaded by the command that runs (not for --help). */
+async function serverModules() {
+  const [config, db, clock, repo] = await Promise.all([
+    import('../../../server/config.ts'),
+    import('../../../server/db.ts'),
+    import('../../../server/clock.ts'),
+    import('../../../server/users/repo.ts'),
+  ]);
+  return { ...config, ...db, ...clock, ...repo };
+}
 
 interface DbOptions {
   dataDir?: string;
   databaseUrl?: string;
 }
 
-function bindEnv(opts: DbOptions & { port?: string }): Config {
+async function bindEnv(opts: DbOptions & { port?: string }): Promise<Config> {
+  const { ConfigError, loadConfig } = await serverModules();
   if (opts.port !== undefined) process.env.PORT = opts.port;
   if (opts.dataDir !== undefined) process.env.DATA_DIR = opts.dataDir;
   if (opts.databaseUrl !== undefined) process.env.DATABASE_URL = opts.databaseUrl;
@@ -39,11 +43,9 @@ function bindEnv(opts: DbOptions & { port?: string }): Config {
 }
 
 /** Runs `fn` against a migrated database, then closes it. */
-async function withDb<T>(
-  opts: DbOptions,
-  fn: (db: ReturnType<typeof createDb>) => Promise<T>,
-): Promise<T> {
-  const config = bindEnv(opts);
+async function withDb<T>(opts: DbOptions, fn: (db: Knex) => Promise<T>): Promise<T> {
+  const { createDb, migrateLatest } = await serverModules();
+  const config = await bindEnv(opts);
   const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
   try {
     await migrateLatest(db);
@@ -83,7 +85,7 @@ export function registerServerCommands(program: Command): void {
       .description('serve the API and the console, and run the analysis worker in-process')
       .option('--port <port>', 'HTTP port (PORT, default 8000)'),
   ).action(async (opts: DbOptions & { port?: string }) => {
-    const config = bindEnv(opts);
+    const config = await bindEnv(opts);
     const { startServer } = await import('../../../server/server.ts');
     await startServer(config, { handleSignals: true });
   });
@@ -93,9 +95,10 @@ export function registerServerCommands(program: Command): void {
       .command('worker')
       .description('run only the analysis worker against the database (scale-out)'),
   ).action(async (opts: DbOptions) => {
-    const config = bindEnv(opts);
+    const config = await bindEnv(opts);
     const { loadWorker } = await import('../../../server/server.ts');
     const { closeDatabases, createAppContext } = await import('../../../server/context.ts');
+    const { migrateLatest } = await serverModules();
     const startWorker = await loadWorker();
     if (!startWorker)
       fail('The analysis worker is not available in this build (server/queue/worker.ts missing).');
@@ -127,7 +130,8 @@ export function registerServerCommands(program: Command): void {
       .description('bring the database schema up to date (or roll back the last batch)')
       .option('--rollback', 'roll back the last batch of migrations'),
   ).action(async (opts: DbOptions & { rollback?: boolean }) => {
-    const config = bindEnv(opts);
+    const config = await bindEnv(opts);
+    const { createDb, migrateLatest, migrateRollback } = await serverModules();
     const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
     try {
       const names = opts.rollback ? await migrateRollback(db) : await migrateLatest(db);
@@ -155,6 +159,7 @@ export function registerServerCommands(program: Command): void {
       email: string,
       opts: DbOptions & { name: string; password?: string; admin?: boolean },
     ) => {
+      const { EMAIL_RE, createUser, systemClock } = await serverModules();
       const password = opts.password ?? process.env.HIVESIGHT_PASSWORD ?? '';
       if (!EMAIL_RE.test(email)) fail(`Invalid email: ${email}`);
       if (password.length < 8)
@@ -186,6 +191,7 @@ export function registerServerCommands(program: Command): void {
       if (!isDate(opts.until)) fail(`--until must be a date YYYY-MM-DD (got "${opts.until}")`);
       if (!isDate(from)) fail(`--from must be a date YYYY-MM-DD (got "${from}")`);
       if (from > opts.until) fail('--from must not be after --until');
+      const { findUserByEmail, grantProduct } = await serverModules();
       await withDb(opts, async (db) => {
         const user = await findUserByEmail(db, email);
         if (!user) fail(`No account with email ${email}`);
@@ -197,6 +203,7 @@ export function registerServerCommands(program: Command): void {
 
   dbOptions(users.command('list').description('list accounts with their products')).action(
     async (opts: DbOptions) => {
+      const { usersWithProducts } = await serverModules();
       await withDb(opts, async (db) => {
         const rows = await usersWithProducts(db);
         console.log(['email', 'name', 'role', 'product', 'start', 'end'].join('\t'));

@@ -3,7 +3,7 @@
  * total, rate, ETA) on a terminal; `plainProgress` writes occasional plain lines to stderr for
  * logs, pipes and `--json` runs. Both return the same small updater.
  */
-import { Box, render, Text } from 'ink';
+import { ink } from './ink.ts';
 import {
   formatDuration,
   middleEllipsis,
@@ -47,6 +47,7 @@ function ProgressView({
   estimated: boolean;
   columns: number;
 }) {
+  const { Box, Text } = ink();
   const width = Math.max(
     8,
     Math.min(40, Math.max(...rows.map((r) => r.item.length), 4), columns - 50),
@@ -118,7 +119,7 @@ export function renderProgress(
       columns={terminalColumns()}
     />
   );
-  const instance = render(view(), {
+  const instance = ink().render(view(), {
     stdout: process.stderr,
     patchConsole: false,
     exitOnCtrlC: false,

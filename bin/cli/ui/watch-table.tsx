@@ -1,8 +1,8 @@
 /**
  * The live status table of `watch` (Ink, on a terminal) and its plain-line twin (logs).
  */
-import { Box, render, Text } from 'ink';
 import { middleEllipsis, paint, terminalColumns } from './format.ts';
+import { ink } from './ink.ts';
 
 export interface WatchRow {
   file: string;
@@ -35,6 +35,7 @@ function WatchTable({
   header: string;
   columns: number;
 }) {
+  const { Box, Text } = ink();
   const width = Math.max(
     8,
     Math.min(48, Math.max(4, ...rows.map((r) => r.file.length)), columns - 40),
@@ -78,7 +79,7 @@ export function renderWatchTable(initialHeader: string): WatchView {
   const view = () => (
     <WatchTable rows={[...rows.values()].slice(-20)} header={header} columns={terminalColumns()} />
   );
-  const instance = render(view(), {
+  const instance = ink().render(view(), {
     stdout: process.stderr,
     patchConsole: false,
     exitOnCtrlC: false,

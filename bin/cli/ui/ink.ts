@@ -1,0 +1,17 @@
+/**
+ * Ink (with React and Yoga) takes about half a second to load, longer than the rest of the CLI
+ * together, so it is not imported at startup: main.ts loads it before a command's action runs,
+ * and `--help`, `--version` and usage errors never pay for it. The views read it from here.
+ */
+import type * as InkModule from 'ink';
+
+let loaded: typeof InkModule | undefined;
+
+export async function loadInk(): Promise<void> {
+  loaded ??= await import('ink');
+}
+
+export function ink(): typeof InkModule {
+  if (!loaded) throw new Error('Ink is used before loadInk() ran');
+  return loaded;
+}
