@@ -20,7 +20,12 @@ export {
   frameCsv,
   frameCsvColumns,
   RESEARCH_COLUMNS,
+  TRAFFIC_FRAME_COLUMNS,
 } from './reports/frame-csv.ts';
 export type { FrameCsvOptions, FrameCsvRow } from './reports/frame-csv.ts';
 export { honeybeeShare, SUMMARY_CSV_COLUMNS, summaryCsv } from './reports/summary-csv.ts';
 export type { SummaryCsvInput } from './reports/summary-csv.ts';
+export { motTracks } from './reports/mot.ts';
+export { parseEntranceLine, parseEntrancePolygon } from './traffic/entrance.ts';
+export { readCrossings, scoreCrossings } from './traffic/crossings.ts';
+export type { CrossingScore, LabelledCrossing } from './traffic/crossings.ts';

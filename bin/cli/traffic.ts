@@ -7,8 +7,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Option } from 'commander';
-import type { Entrance, Traffic } from '../../engine/index.ts';
-import type { EngineModule } from './engine.ts';
+import { parseEntranceLine, parseEntrancePolygon } from '../../engine/vocabulary.ts';
+import type { Entrance, Traffic } from '../../engine/vocabulary.ts';
 import { UsageError, UserError } from './errors.ts';
 
 export interface TrafficFlags {
@@ -34,13 +34,10 @@ export const trafficOptions = (): Option[] => [
   ),
 ];
 
-export async function readEntrance(
-  mod: Pick<EngineModule, 'parseEntranceLine' | 'parseEntrancePolygon'>,
-  flags: TrafficFlags,
-): Promise<Entrance | undefined> {
+export async function readEntrance(flags: TrafficFlags): Promise<Entrance | undefined> {
   if (flags.entrance !== undefined) {
     try {
-      return mod.parseEntranceLine(flags.entrance);
+      return parseEntranceLine(flags.entrance);
     } catch (error) {
       throw new UsageError(`--entrance ${flags.entrance}: ${(error as Error).message}`);
     }
@@ -56,7 +53,7 @@ export async function readEntrance(
     });
   }
   try {
-    return mod.parseEntrancePolygon(value);
+    return parseEntrancePolygon(value);
   } catch (error) {
     throw new UsageError(`--entrance-file ${flags.entranceFile}: ${(error as Error).message}`);
   }

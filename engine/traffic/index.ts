@@ -9,3 +9,5 @@ export { centreOf, countTraffic, DEFAULT_TRAFFIC_OPTIONS } from './count.ts';
 export type { TrafficOptions, TrafficVideo } from './count.ts';
 export { proposeEntrance } from './propose.ts';
 export type { EntranceProposal, ProposeOptions } from './propose.ts';
+export { readCrossings, scoreCrossings } from './crossings.ts';
+export type { CrossingScore, LabelledCrossing } from './crossings.ts';

@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { AnalysisOutput, AnalysisResult } from '../../../engine/index.ts';
-import { loadEngineModule, openEngine } from '../engine.ts';
+import { openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, EXIT_USER, UserError } from '../errors.ts';
 import { DEFAULT_OUT, fpsOption, modelOption, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
@@ -54,7 +54,7 @@ function displayNames(files: string[]): string[] {
 }
 
 export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promise<number> {
-  const entrance = await readEntrance(await loadEngineModule(), flags);
+  const entrance = await readEntrance(flags);
   const outDir = path.resolve(flags.out);
   await fs.mkdir(outDir, { recursive: true });
   const { engine, mod } = await openEngine(flags);
