@@ -58,13 +58,20 @@ export default tseslint.config(
           ],
         },
       ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression[source.value=/(^|\\/)engine\\/(?!(index|vocabulary)\\.ts$)/]',
+          message: 'Import the engine from engine/index.ts or engine/vocabulary.ts.',
+        },
+      ],
     },
   },
   {
     // The benchmarks time engine internals (frame reader, ONNX session) and the fixture
     // generators draw with the engine's seeded random and tools so that fixtures stay in step.
     files: ['tests/bench/**', 'fixtures/**'],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
   {
     files: ['eslint.config.js'],
