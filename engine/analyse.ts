@@ -10,10 +10,10 @@ import { AnalysisCancelledError } from './errors.ts';
 import type { MediaLimits } from './media/limits.ts';
 import { probeMedia } from './media/probe.ts';
 import { detectPicture } from './detect-picture.ts';
-import { readFrames } from './media/frames.ts';
+import { readFrameAt, readFrames } from './media/frames.ts';
 import type { MediaTools } from './media/tools.ts';
 import { beeCoverage, countFrame, countTracks } from './reports/counts.ts';
-import { renderPreview } from './reports/preview.ts';
+import { previewSize, renderPreview } from './reports/preview.ts';
 import { Tracker, trackerOptionsFor } from './tracking/tracker.ts';
 import { countTraffic } from './traffic/count.ts';
 import { HONEYBEE_CLASSES } from './types.ts';
@@ -48,8 +48,13 @@ export interface AnalyseOptions {
 }
 
 export interface AnalysisOutput extends AnalysisResult {
-  /** Annotated JPEG of the frame with the most detections, when asked for. */
+  /**
+   * Annotated JPEG of the frame with the most detections, when asked for: decoded again from the
+   * file at preview size (at least 1600 px wide, or the source's width), not the detector's frame.
+   */
   preview?: Buffer;
+  /** The preview frame's time in the video (seconds); absent for a picture. */
+  previewTimeS?: number;
   /**
    * The same frame with honeybee boxes only (no wasps, no hornets), for viewers whose plan does
    * not include those classes; the same buffer as `preview` when the frame shows none.
@@ -166,14 +171,39 @@ export async function analyseFile(
   if (options.entrance && media.kind === 'video') {
     result.traffic = countTraffic(tracks, options.entrance, { ...media, sampleFps });
   }
+  // One more decode per preview frame, at preview size; the detector's small frame stands in
+  // should that decode fail (a seek past the last frame), so a preview never fails the analysis.
+  const sharp = async (frame: RawFrame): Promise<RawFrame> => {
+    try {
+      return await readFrameAt(file, media, frame.timeS, {
+        tools,
+        limits,
+        ...previewSize(media.width, media.height),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (error) {
+      throwIfAborted(options.signal);
+      if (error instanceof RangeError) throw error;
+      return frame;
+    }
+  };
+  const timeOf = (frame: RawFrame) => (media.kind === 'video' ? { timeS: frame.timeS } : {});
   if (busiest) {
     const { frame, detections } = busiest;
-    result.preview = await renderPreview(frame, detections, media.width, media.height);
+    const busiestSharp = await sharp(frame);
+    result.preview = await renderPreview(
+      busiestSharp,
+      detections,
+      media.width,
+      media.height,
+      timeOf(frame),
+    );
+    if (media.kind === 'video') result.previewTimeS = frame.timeS;
     const honeybees = detections.filter((d) => HONEYBEE_CLASSES.includes(d.cls));
     result.honeybeePreview =
       honeybees.length === detections.length
         ? result.preview
-        : await renderPreview(frame, honeybees, media.width, media.height);
+        : await renderPreview(busiestSharp, honeybees, media.width, media.height, timeOf(frame));
   }
   if (hornetFrame) {
     const { frame, detections } = hornetFrame;
@@ -181,7 +211,13 @@ export async function analyseFile(
       jpeg:
         frame === busiest?.frame && result.preview
           ? result.preview
-          : await renderPreview(frame, detections, media.width, media.height),
+          : await renderPreview(
+              await sharp(frame),
+              detections,
+              media.width,
+              media.height,
+              timeOf(frame),
+            ),
       timeS: frame.timeS,
     };
   }

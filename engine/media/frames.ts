@@ -26,6 +26,8 @@ export interface ReadFramesOptions {
   /** Output frame size (the detector's input size). */
   width: number;
   height: number;
+  /** Start decoding this many seconds into a video (one frame only is read from there). */
+  startS?: number;
   signal?: AbortSignal;
 }
 
@@ -34,7 +36,7 @@ export async function* readFrames(
   info: MediaInfo,
   options: ReadFramesOptions,
 ): AsyncGenerator<RawFrame> {
-  const { tools, limits, sampleFps, width, height, signal } = options;
+  const { tools, limits, sampleFps, width, height, signal, startS } = options;
   checkSize(width, height, limits);
   if (info.kind === 'video' && !(Number.isFinite(sampleFps) && sampleFps > 0 && sampleFps <= 120)) {
     throw new RangeError(`sampleFps must be between 0 and 120, got ${sampleFps}`);
@@ -42,18 +44,25 @@ export async function* readFrames(
   if (signal?.aborted) throw cancelledError();
 
   const frameBytes = width * height * 3;
-  const filters =
-    info.kind === 'video'
-      ? `fps=${sampleFps},scale=${width}:${height}:flags=bilinear`
-      : `scale=${width}:${height}:flags=bilinear`;
   // One frame more than allowed, so that "too many" is seen rather than silently cut off.
   const maxOut = info.kind === 'video' ? maxSampledFrames(limits, sampleFps) + 1 : 1;
+  const seek = info.kind === 'video' && startS !== undefined;
+  if (seek && !(Number.isFinite(startS) && (startS ?? -1) >= 0)) {
+    throw new RangeError(`startS must be a time in the video, got ${startS}`);
+  }
+  // No fps filter after a seek: it would hold back the frame at the seek point for a later one.
+  const filters =
+    info.kind === 'video' && !seek
+      ? `fps=${sampleFps},scale=${width}:${height}:flags=bilinear`
+      : `scale=${width}:${height}:flags=bilinear`;
   const args = [
     '-nostdin',
+    // Before the input: ffmpeg seeks to the keyframe before and decodes on to the exact time.
+    ...(seek ? ['-ss', (startS ?? 0).toFixed(3)] : []),
     ...inputArgs(file, info.format),
     '-map', '0:v:0', '-an', '-sn', '-dn',
     '-vf', filters,
-    '-frames:v', String(maxOut),
+    '-frames:v', String(seek ? 1 : maxOut),
     '-pix_fmt', 'rgb24',
     '-f', 'rawvideo',
     'pipe:1',
@@ -85,7 +94,7 @@ export async function* readFrames(
   const chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let data = new Uint8Array(frameBytes);
   let filled = 0;
-  const allowed = info.kind === 'video' ? maxOut - 1 : 1;
+  const allowed = info.kind === 'video' && !seek ? maxOut - 1 : 1;
   let index = 0;
   try {
     for (;;) {
@@ -117,7 +126,7 @@ export async function* readFrames(
         }
         const frame: RawFrame = {
           index,
-          timeS: info.kind === 'video' ? index / sampleFps : 0,
+          timeS: info.kind === 'video' ? (seek ? (startS ?? 0) : 0) + index / sampleFps : 0,
           width,
           height,
           data,
@@ -200,4 +209,23 @@ export async function readPicture(
   // readFrames refuses a file that yields no picture; this is not reached.
   if (!picture) throw new CorruptMediaError('No picture could be decoded from the file.');
   return picture;
+}
+
+/**
+ * One frame at `width` x `height`: a picture itself, or the video frame at `timeS` (a single
+ * seek and decode, for a preview sharper than the detector's frame).
+ */
+export async function readFrameAt(
+  file: string,
+  info: MediaInfo,
+  timeS: number,
+  options: Omit<ReadFramesOptions, 'sampleFps' | 'startS'>,
+): Promise<RawFrame> {
+  if (info.kind === 'image') return readPicture(file, info, options);
+  let found: RawFrame | undefined;
+  for await (const frame of readFrames(file, info, { ...options, sampleFps: 1, startS: timeS })) {
+    found = frame;
+  }
+  if (!found) throw new CorruptMediaError('No picture could be decoded from the file.');
+  return found;
 }

@@ -8,5 +8,5 @@ export { sniffFile, UNSUPPORTED_MESSAGE } from './sniff.ts';
 export type { ProbeOptions } from './probe.ts';
 export { probeMedia } from './probe.ts';
 export type { ReadFramesOptions } from './frames.ts';
-export { readFrames, readPicture } from './frames.ts';
+export { readFrameAt, readFrames, readPicture } from './frames.ts';
 export type { MediaFormat } from './run-tool.ts';
