@@ -436,7 +436,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
     p.on('requestfailed', (r) => inFlight.delete(r));
     await signInThroughUi(p, user.email, user.password);
     // A session refresh answered after the clear would put the cookie back: let them land first.
-    await expect.poll(() => inFlight.size, { timeout: 10_000, intervals: [250] }).toBe(0);
+    await expect.poll(() => inFlight.size, { timeout: 10_000, interval: 250 }).toBe(0);
     await p.context().clearCookies();
     await p.goto('/file-upload-list');
     await p.getByRole('button', { name: 'Sign In' }).waitFor();
