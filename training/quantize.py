@@ -10,7 +10,9 @@ and latency; `training.protocol --onnx int8` then carries it through the product
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -48,13 +50,17 @@ def quantize(src: Path, dst: Path, inputs: list[np.ndarray]) -> None:
         def get_next(self):  # type: ignore[no-untyped-def]
             return next(self.it, None)
 
-    pre = dst.with_suffix(".pre.onnx")
-    quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
-    try:
-        quantize_static(str(pre), str(dst), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
-    finally:
-        pre.unlink(missing_ok=True)
+    src, dst = src.resolve(), dst.resolve()
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)  # onnxruntime's shape inference leaves scratch files in the working folder
+        try:
+            pre = Path(tmp) / "pre.onnx"
+            quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
+            quantize_static(str(pre), str(dst), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+                            activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+        finally:
+            os.chdir(here)
 
 
 def main() -> None:
