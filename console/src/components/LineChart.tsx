@@ -1,4 +1,7 @@
-// Hand-written SVG line chart of per-frame counts over time.
+// Hand-written SVG line chart of per-frame counts over time. It is drawn at the width it is
+// shown at (one SVG unit per CSS pixel), so its tick labels keep their size on a phone instead of
+// shrinking with a fixed drawing, and a narrow chart gets fewer time ticks.
+import { useEffect, useRef, useState } from 'react';
 import { countTicks, linePath, niceMax } from '../lib/chart.ts';
 import type { Point } from '../lib/chart.ts';
 
@@ -8,23 +11,40 @@ export interface Series {
   points: Point[];
 }
 
-const W = 640;
-const H = 240;
 const PAD = { left: 44, right: 16, top: 16, bottom: 36 };
+/** Below this width the time axis gets three ticks instead of five. */
+const NARROW = 480;
+
+function useWidth(fallback: number) {
+  const ref = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState(fallback);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return undefined;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(Math.max(240, Math.round(entry.contentRect.width)));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, width };
+}
 
 export function LineChart({ title, series }: { title: string; series: Series[] }) {
+  const { ref, width: W } = useWidth(640);
+  const H = W < NARROW ? 220 : 240;
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
   const all = series.flatMap((s) => s.points);
   const maxX = Math.max(0, ...all.map((p) => p.x));
   const ticksY = countTicks(niceMax(Math.max(0, ...all.map((p) => p.y))));
   const maxY = ticksY[ticksY.length - 1] ?? 1;
-  const ticksX = [0, 0.25, 0.5, 0.75, 1].map((t) => t * maxX);
+  const ticksX = (W < NARROW ? [0, 0.5, 1] : [0, 0.25, 0.5, 0.75, 1]).map((t) => t * maxX);
   const summary = series
     .map((s) => `${s.label}: peak ${Math.max(0, ...s.points.map((p) => p.y))}`)
     .join('; ');
   return (
-    <figure className="hs-chart">
+    <figure className="hs-chart" ref={ref}>
       <svg
         viewBox={`0 0 ${W} ${H}`}
         role="img"
@@ -45,14 +65,16 @@ export function LineChart({ title, series }: { title: string; series: Series[] }
               </g>
             );
           })}
-          {ticksX.map((t) => {
+          {ticksX.map((t, i) => {
             const x = maxX > 0 ? (t / maxX) * innerW : 0;
+            // The end labels lean inwards so that they stay inside the drawing.
+            const anchor = i === 0 ? 'start' : i === ticksX.length - 1 ? 'end' : 'middle';
             return (
               <text
                 key={`x${t}`}
                 x={x}
-                y={innerH + 18}
-                textAnchor="middle"
+                y={innerH + 20}
+                textAnchor={anchor}
                 className="hs-chart-tick"
               >
                 {`${t.toFixed(1)} s`}

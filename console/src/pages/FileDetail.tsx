@@ -13,6 +13,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { LineChart } from '../components/LineChart.tsx';
 import type { Series } from '../components/LineChart.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
+import { PreviewZoom } from '../components/PreviewZoom.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { del, errorMessage, get } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
@@ -55,11 +56,12 @@ interface Detail {
 }
 
 const SERIES = [
-  { key: 'bee', label: 'Worker bees', color: '#d98f1c' },
-  { key: 'pollen', label: 'Bees with pollen', color: '#2e9e5b' },
-  { key: 'drone', label: 'Drones', color: '#4c6fd6' },
-  { key: 'wasp', label: 'Wasps', color: '#c2410c' },
-  { key: 'hornet', label: 'Asian hornets', color: '#9b1c1c' },
+  // The preview's box colours (Okabe-Ito), so a line and its boxes read as one class.
+  { key: 'bee', label: 'Worker bees', color: '#e69f00' },
+  { key: 'pollen', label: 'Bees with pollen', color: '#56b4e9' },
+  { key: 'drone', label: 'Drones', color: '#0072b2' },
+  { key: 'wasp', label: 'Wasps', color: '#cc79a7' },
+  { key: 'hornet', label: 'Asian hornets', color: '#d55e00' },
 ];
 
 function chartSeries(frames: Frame[]): Series[] {
@@ -205,10 +207,10 @@ export function FileDetail() {
         <Card className="hs-section-card hs-detail-preview" elevation={1}>
           <h2 className="hs-card-title">Annotated preview</h2>
           {detail.preview_url ? (
-            <img
+            <PreviewZoom
               src={detail.preview_url}
               alt={`Annotated preview of ${detail.name} with a box around each detected insect`}
-              className="hs-preview-img"
+              title={`Annotated preview of ${detail.name}`}
             />
           ) : (
             <p className="hs-muted">No preview yet.</p>
