@@ -117,6 +117,28 @@ describe('renderPreview', () => {
     expect(timed.at(width - 12, 10)[0]).toBeLessThan(120);
   });
 
+  it('adds a line to the legend when labels had to be left out', async () => {
+    const width = 400;
+    const height = 240;
+    const data = new Uint8Array(width * height * 3).fill(220);
+    const frame = { index: 0, timeS: 0, width, height, data };
+    const row = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        makeDetection('bee', 0.8, { x: 150 + i * 12, y: 40, width: 12, height: 12 }),
+      );
+    // Top of the legend's dark panel, scanning up its left edge from the bottom.
+    const legendTop = async (detections: ReturnType<typeof row>): Promise<number> => {
+      const image = await pixels(await renderPreview(frame, detections, width, height));
+      let y = height - 8;
+      while (y > 0 && image.at(8, y - 1)[0]! < 120) y -= 1;
+      return y;
+    };
+    const roomy = await legendTop(row(2));
+    // Twenty bees side by side, a label a bee: most labels find no free spot.
+    const crowded = await legendTop(row(20));
+    expect(roomy - crowded).toBeGreaterThan(12);
+  });
+
   it('refuses a frame whose bytes do not match its size', async () => {
     await expect(
       renderPreview({ index: 0, timeS: 0, width: 4, height: 4, data: new Uint8Array(3) }, [], 4, 4),

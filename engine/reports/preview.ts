@@ -90,9 +90,6 @@ export async function renderPreview(
   ctx.font = `bold ${fontPx}px sans-serif`;
   ctx.textBaseline = 'top';
 
-  const reserved = [legend(ctx, detections, fontPx, lineWidth)];
-  if (options.timeS !== undefined) reserved.push(timeStamp(ctx, options.timeS, fontPx));
-
   // Boxes are in source pixels; the frame is the source scaled.
   const kx = w / sourceWidth;
   const ky = h / sourceHeight;
@@ -104,6 +101,13 @@ export async function renderPreview(
     height: d.box.height * ky,
   }));
   boxes.forEach((box, i) => outline(ctx, box, ordered[i]!.cls, lineWidth));
+
+  // The legend's room is kept with a line for the crowding note, which is known only after
+  // placement; labels never go there or under the time stamp.
+  const entries = legendEntries(detections);
+  const crowdNote = (n: number): string => `${n} label${n === 1 ? '' : 's'} left out (crowded)`;
+  const reserved = [legendRect(ctx, [...entries, [null, crowdNote(detections.length)]], fontPx)];
+  if (options.timeS !== undefined) reserved.push(timeStamp(ctx, options.timeS, fontPx));
 
   const pad = Math.round(fontPx / 4);
   const texts = ordered.map((d) => `${d.cls} ${d.score.toFixed(2)}`);
@@ -119,6 +123,13 @@ export async function renderPreview(
   spots.forEach((spot, i) => {
     if (spot) label(ctx, texts[i]!, spot, pad, ordered[i]!.cls);
   });
+  const dropped = spots.filter((spot) => spot === null).length;
+  drawLegend(
+    ctx,
+    dropped > 0 ? [...entries, [null, crowdNote(dropped)]] : entries,
+    fontPx,
+    lineWidth,
+  );
   return canvas.encode('jpeg', PREVIEW_JPEG_QUALITY);
 }
 
@@ -194,33 +205,43 @@ function timeStamp(ctx: SKRSContext2D, timeS: number, fontPx: number): Rect {
   return rect;
 }
 
-/** Counts per class, each with a sample of its outline; returns the area it covers. */
-function legend(
-  ctx: SKRSContext2D,
-  detections: readonly Detection[],
-  fontPx: number,
-  lineWidth: number,
-): Rect {
+type LegendEntry = readonly [ProductClass | null, string];
+
+/** Counts per class, or a line saying there are none. */
+function legendEntries(detections: readonly Detection[]): LegendEntry[] {
   const counts = new Map<ProductClass, number>();
   for (const d of detections) counts.set(d.cls, (counts.get(d.cls) ?? 0) + 1);
-  const lines = PRODUCT_CLASSES.filter((c) => counts.has(c)).map(
-    (c) => [c, `${CLASS_LABELS[c]}: ${counts.get(c) ?? 0}`] as const,
-  );
+  const entries: LegendEntry[] = PRODUCT_CLASSES.filter((c) => counts.has(c)).map((c) => [
+    c,
+    `${CLASS_LABELS[c]}: ${counts.get(c) ?? 0}`,
+  ]);
+  return entries.length > 0 ? entries : [[null, 'no insects detected']];
+}
+
+/** Where the legend goes: the bottom left corner. */
+function legendRect(ctx: SKRSContext2D, entries: readonly LegendEntry[], fontPx: number): Rect {
   const lineH = Math.round(fontPx * 1.5);
   const swatch = Math.round(fontPx * 1.2);
-  const texts = lines.length > 0 ? lines.map(([, t]) => t) : ['no insects detected'];
-  const width = Math.max(...texts.map((t) => ctx.measureText(t).width)) + swatch + fontPx * 1.5;
-  const rect = {
-    x: 6,
-    y: ctx.canvas.height - texts.length * lineH - fontPx / 2 - 6,
-    width: Math.ceil(width),
-    height: texts.length * lineH + fontPx / 2,
-  };
+  const width =
+    Math.max(...entries.map(([, t]) => ctx.measureText(t).width)) + swatch + fontPx * 1.5;
+  const height = entries.length * lineH + fontPx / 2;
+  return { x: 6, y: ctx.canvas.height - height - 6, width: Math.ceil(width), height };
+}
+
+/** The legend: each class with a sample of its outline, and any note, on a dark panel. */
+function drawLegend(
+  ctx: SKRSContext2D,
+  entries: readonly LegendEntry[],
+  fontPx: number,
+  lineWidth: number,
+): void {
+  const rect = legendRect(ctx, entries, fontPx);
+  const lineH = Math.round(fontPx * 1.5);
+  const swatch = Math.round(fontPx * 1.2);
   ctx.fillStyle = 'rgba(0, 0, 0, 0.7)';
   ctx.fillRect(rect.x, rect.y, rect.width, rect.height);
-  texts.forEach((text, i) => {
+  entries.forEach(([cls, text], i) => {
     const ly = rect.y + fontPx / 4 + i * lineH + (lineH - fontPx) / 2;
-    const cls = lines[i]?.[0];
     if (cls) {
       outline(
         ctx,
@@ -232,5 +253,4 @@ function legend(
     ctx.fillStyle = '#ffffff';
     ctx.fillText(text, rect.x + swatch + fontPx, ly);
   });
-  return rect;
 }
