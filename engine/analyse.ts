@@ -1,5 +1,5 @@
 /**
- * Orchestrates one file: probe, decode sampled frames at the detector's input size, detect,
+ * Orchestrates one file: probe, decode sampled frames (at the detector's auto-zoom), detect,
  * track, count. Every side effect comes in through `AnalyseDeps`, so the server, the CLI and the
  * tests decide what runs.
  */
@@ -10,7 +10,8 @@ import { AnalysisCancelledError } from './errors.ts';
 import type { MediaLimits } from './media/limits.ts';
 import { probeMedia } from './media/probe.ts';
 import { detectPicture } from './detect-picture.ts';
-import { readFrameAt, readFrames } from './media/frames.ts';
+import { readFrameAt } from './media/frames.ts';
+import { frameMedia, readVideoFrames } from './video-frames.ts';
 import type { MediaTools } from './media/tools.ts';
 import { beeCoverage, countFrame, countTracks } from './reports/counts.ts';
 import { previewSize, renderPreview } from './reports/preview.ts';
@@ -24,9 +25,15 @@ import type {
   Entrance,
   FrameResult,
   RawFrame,
+  VideoAnalysis,
 } from './types.ts';
 
 export const DEFAULT_SAMPLE_FPS = 5;
+
+/** Frames of video (one second at the default rate) whose honeybees auto-zoom judges together. */
+const AUTO_ZOOM_FRAMES = 5;
+/** Seconds of video in which auto-zoom may still start the decoding again (`detection/zoom.ts`). */
+const AUTO_ZOOM_WITHIN_S = 10;
 
 export interface AnalyseDeps {
   detector: Detector;
@@ -45,6 +52,8 @@ export interface AnalyseOptions {
   keepPreviewFrame?: boolean;
   /** Count entrance traffic (videos): the result carries `traffic`. */
   entrance?: Entrance;
+  /** How video frames are analysed (`VideoAnalysis`; default fast). */
+  videoAnalysis?: VideoAnalysis;
 }
 
 export interface AnalysisOutput extends AnalysisResult {
@@ -74,25 +83,32 @@ export async function analyseFile(
 ): Promise<AnalysisOutput> {
   const started = performance.now();
   const sampleFps = options.sampleFps ?? DEFAULT_SAMPLE_FPS;
+  const videoAnalysis = options.videoAnalysis ?? 'fast';
   const { detector, tools, limits } = deps;
   throwIfAborted(options.signal);
 
   const media = await probeMedia(file, { tools, limits });
   const identity = detector.identity;
+  // What each frame is detected as: a picture as a photo, a video's frames by its analysis.
+  const kind = media.kind === 'video' ? frameMedia(videoAnalysis) : 'image';
   const framesTotal =
     media.kind === 'image' ? 1 : Math.max(1, Math.ceil(media.durationS * sampleFps));
 
   // Honeybees shown on the frames may start tracks at the thresholds they are shown at; a track
   // that moved counts once the median score of its hits reaches its class's track score, if any.
-  const tracker = new Tracker(
-    trackerOptionsFor(sampleFps, detector.scoreThresholds(), detector.card.thresholds.track_score),
+  const trackerOptions = trackerOptionsFor(
+    sampleFps,
+    detector.scoreThresholds(kind),
+    detector.trackScores(kind),
   );
-  const frames: FrameResult[] = [];
+  let tracker = new Tracker(trackerOptions);
+  let frames: FrameResult[] = [];
   let decodeMs = 0;
   let inferenceMs = 0;
   let trackingMs = 0;
   let busiest: { frame: RawFrame; detections: Detection[] } | undefined;
   let hornetFrame: { frame: RawFrame; detections: Detection[]; score: number } | undefined;
+  let reported = 0;
   const record = (frame: RawFrame, detections: Detection[]): void => {
     frames.push({
       index: frame.index,
@@ -111,6 +127,10 @@ export async function analyseFile(
       );
       if (score > (hornetFrame?.score ?? 0)) hornetFrame = { frame, detections, score };
     }
+    // After an auto-zoom restart the frames already reported are done again: progress waits
+    // for them rather than going backwards.
+    if (frames.length <= reported) return;
+    reported = frames.length;
     options.onProgress?.({
       file,
       framesDone: frames.length,
@@ -119,6 +139,18 @@ export async function analyseFile(
     });
   };
 
+  // A video's zoom is judged on the honeybees of its first AUTO_ZOOM_FRAMES frames (or more,
+  // until there are enough, within AUTO_ZOOM_WITHIN_S seconds); if it is not 1, decoding starts
+  // again from the beginning at that zoom.
+  let zoom: number | undefined;
+  const pooled: Detection[] = [];
+  /** The zoom once this video frame's honeybees, with the earlier ones, decide it; else undefined. */
+  const judge = (frame: RawFrame, detections: Detection[]): number | undefined => {
+    pooled.push(...detections);
+    if (frames.length + 1 < AUTO_ZOOM_FRAMES) return undefined;
+    const judged = detector.zoomFor(pooled, frame.width, media.width, kind);
+    return judged ?? (frame.timeS >= AUTO_ZOOM_WITHIN_S ? 1 : undefined);
+  };
   if (media.kind === 'image') {
     const picture = await detectPicture(file, media, deps, {
       ...(options.signal ? { signal: options.signal } : {}),
@@ -126,25 +158,49 @@ export async function analyseFile(
     decodeMs += picture.decodeMs;
     inferenceMs += picture.inferenceMs;
     record(picture.frame, picture.detections);
-  } else {
+    zoom = picture.zoom;
+  }
+  while (media.kind === 'video') {
+    const size = detector.inputSizeFor(media.width, media.height, zoom ?? 1);
+    let restart = false;
     let waitStart = performance.now();
-    for await (const frame of readFrames(file, media, {
-      tools,
-      limits,
+    for await (const { frame, detailFrame } of readVideoFrames(file, media, deps, {
       sampleFps,
-      ...detector.inputSizeFor(media.width, media.height),
+      zoom: zoom ?? 1,
+      analysis: videoAnalysis,
       ...(options.signal ? { signal: options.signal } : {}),
     })) {
       const t0 = performance.now();
       decodeMs += t0 - waitStart;
-      const detections = await detector.detect(frame, media.width, media.height);
+      const detections = await detector.detect(frame, media.width, media.height, {
+        media: kind,
+        ...(detailFrame ? { detailFrame } : {}),
+      });
       const t1 = performance.now();
       inferenceMs += t1 - t0;
+      if (zoom === undefined) {
+        zoom = judge(frame, detections);
+        if (zoom !== undefined && zoom !== 1) {
+          restart = true;
+          break;
+        }
+      }
       tracker.update(frame.index, detections);
       trackingMs += performance.now() - t1;
       record(frame, detections);
       waitStart = performance.now();
     }
+    if (!restart && zoom === undefined) {
+      // A video shorter than AUTO_ZOOM_FRAMES frames is judged on all of them.
+      zoom = detector.zoomFor(pooled, size.width, media.width, kind) ?? 1;
+      restart = zoom !== 1;
+    }
+    if (!restart) break;
+    throwIfAborted(options.signal);
+    tracker = new Tracker(trackerOptions);
+    frames = [];
+    busiest = undefined;
+    hornetFrame = undefined;
   }
   throwIfAborted(options.signal);
 
@@ -165,6 +221,8 @@ export async function analyseFile(
     beeCoveragePct,
     model: identity,
     sampleFps: media.kind === 'video' ? sampleFps : 0,
+    ...(media.kind === 'video' ? { videoAnalysis } : {}),
+    zoom: zoom ?? 1,
     timing: { decodeMs, inferenceMs, trackingMs, totalMs: performance.now() - started },
     analysedAt: (deps.now?.() ?? new Date()).toISOString(),
   };

@@ -1,28 +1,44 @@
 /**
- * One picture through the detector: decoded at the detector's input size and detected. Shared
- * by `analyseFile` and eval, so both run the production path.
+ * One picture through the detector, with auto-zoom (`detection/zoom.ts`): decoded at the
+ * detector's usual size and detected; where its honeybees are clearly off the size the detector
+ * learnt, decoded and detected once more at the zoom that brings them back. Shared by
+ * `analyseFile` and eval, so both run the production path.
  */
 import { performance } from 'node:perf_hooks';
+import { readDetailFrame } from './detail-frame.ts';
+import type { DetailSizer } from './detail-frame.ts';
 import { readPicture } from './media/frames.ts';
 import type { MediaLimits } from './media/limits.ts';
 import type { MediaTools } from './media/tools.ts';
-import type { Detection, MediaInfo, RawFrame } from './types.ts';
+import type { Detection, MediaInfo, MediaKind, RawFrame } from './types.ts';
 
 /** What a picture pass needs of the detector (the engine's `Detector` satisfies it). */
-export interface PictureDetector {
-  inputSizeFor(sourceWidth: number, sourceHeight: number): { width: number; height: number };
+export interface PictureDetector extends DetailSizer {
+  inputSizeFor(
+    sourceWidth: number,
+    sourceHeight: number,
+    zoom?: number,
+  ): { width: number; height: number };
+  zoomFor(
+    detections: readonly Detection[],
+    frameWidth: number,
+    sourceWidth: number,
+    media?: MediaKind,
+  ): number | undefined;
   detect(
     frame: RawFrame,
     sourceWidth: number,
     sourceHeight: number,
-    options?: { scoreThreshold?: number },
+    options?: { scoreThreshold?: number; media?: MediaKind; detailFrame?: RawFrame },
   ): Promise<Detection[]>;
 }
 
 export interface PictureResult {
-  /** The frame the detections come from. */
+  /** The frame the detections come from (at `zoom`). */
   frame: RawFrame;
   detections: Detection[];
+  /** 1, or the zoom the picture was detected again at. */
+  zoom: number;
   decodeMs: number;
   inferenceMs: number;
 }
@@ -35,19 +51,30 @@ export async function detectPicture(
 ): Promise<PictureResult> {
   const { detector, tools, limits } = deps;
   const { signal, scoreThreshold } = options;
-  const t0 = performance.now();
-  const frame = await readPicture(file, media, {
-    tools,
-    limits,
-    ...detector.inputSizeFor(media.width, media.height),
-    ...(signal ? { signal } : {}),
-  });
-  const t1 = performance.now();
-  const detections = await detector.detect(
-    frame,
-    media.width,
-    media.height,
-    scoreThreshold === undefined ? {} : { scoreThreshold },
-  );
-  return { frame, detections, decodeMs: t1 - t0, inferenceMs: performance.now() - t1 };
+  let decodeMs = 0;
+  let inferenceMs = 0;
+  const pass = async (zoom: number): Promise<{ frame: RawFrame; detections: Detection[] }> => {
+    const t0 = performance.now();
+    const detailFrame = await readDetailFrame(file, media, deps, signal, zoom);
+    const size = detector.inputSizeFor(media.width, media.height, zoom);
+    const frame = await readPicture(file, media, {
+      tools,
+      limits,
+      ...size,
+      ...(signal ? { signal } : {}),
+    });
+    const t1 = performance.now();
+    const detections = await detector.detect(frame, media.width, media.height, {
+      media: media.kind,
+      ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
+      ...(detailFrame ? { detailFrame } : {}),
+    });
+    decodeMs += t1 - t0;
+    inferenceMs += performance.now() - t1;
+    return { frame, detections };
+  };
+  const first = await pass(1);
+  const zoom = detector.zoomFor(first.detections, first.frame.width, media.width, media.kind) ?? 1;
+  const result = zoom === 1 ? first : await pass(zoom);
+  return { ...result, zoom, decodeMs, inferenceMs };
 }

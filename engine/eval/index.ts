@@ -54,6 +54,22 @@ export type {
 export { createEvalPredictor, EVAL_SCORE_THRESHOLD, normalisedPredictions } from './predict.ts';
 export type { EvalDetector, EvalPredictor, PredictedImage } from './predict.ts';
 export { evaluateDataset } from './run.ts';
+export { encodeFrameClip, predictClipFrames } from './video.ts';
+export type { FrameClip } from './video.ts';
+export {
+  encodePanClip,
+  panLabels,
+  panOffset,
+  panOffsets,
+  scorePanTracks,
+  summarisePan,
+  PAN_SPEED,
+  PAN_TYPES,
+  PAN_WINDOW,
+} from './pan.ts';
+export type { PanLabel, PanOutcome, PanSettings, PanSummary, PanType } from './pan.ts';
+export { summariseZooms, autoZoomNote } from './auto-zoom.ts';
+export type { AutoZoomSummary } from './auto-zoom.ts';
 export type {
   BaselineModel,
   EvalOptions,

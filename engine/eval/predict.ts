@@ -1,6 +1,6 @@
 /**
  * Runs the production path on one evaluation image: the same probe, decode (ffmpeg, scaled to
- * the detector's input size) and detector as `analyseFile`, but with a low
+ * the detector's input size, auto-zoom included) and detector as `analyseFile`, but with a low
  * score threshold so that the AP curve sees the low-confidence tail too.
  */
 import { probeMedia } from '../media/probe.ts';
@@ -20,6 +20,8 @@ export interface PredictedImage {
   detections: Detection[];
   width: number;
   height: number;
+  /** 1, or the zoom auto-zoom detected the image again at. */
+  zoom: number;
 }
 
 export type EvalPredictor = (imagePath: string, signal?: AbortSignal) => Promise<PredictedImage>;
@@ -35,11 +37,11 @@ export function createEvalPredictor(
   const scoreThreshold = options.scoreThreshold ?? EVAL_SCORE_THRESHOLD;
   return async (imagePath, signal) => {
     const media = await probeMedia(imagePath, { tools, limits });
-    const { detections } = await detectPicture(imagePath, media, deps, {
+    const { detections, zoom } = await detectPicture(imagePath, media, deps, {
       scoreThreshold,
       ...(signal ? { signal } : {}),
     });
-    return { detections, width: media.width, height: media.height };
+    return { detections, width: media.width, height: media.height, zoom };
   };
 }
 

@@ -6,6 +6,8 @@
 import path from 'node:path';
 import { AnalysisCancelledError } from '../errors.ts';
 import type { ProductClass } from '../types.ts';
+import { autoZoomNote, summariseZooms } from './auto-zoom.ts';
+import type { AutoZoomSummary } from './auto-zoom.ts';
 import { readDataset } from './datasets.ts';
 import type { BoxDataset, CropDataset } from './datasets.ts';
 import {
@@ -63,6 +65,8 @@ export interface BaselineModel {
 export type BoxEvalReport = {
   kind: 'boxes';
   dataset: string;
+  /** The model's images auto-zoom detected again (the baseline's are not summarised). */
+  auto_zoom: AutoZoomSummary;
   intervals?: BoxIntervals;
   baseline?: BoxMetrics & { change: BoxChanges };
   errors?: BoxErrors;
@@ -70,6 +74,7 @@ export type BoxEvalReport = {
 export type CropEvalReport = {
   kind: 'crops';
   dataset: string;
+  auto_zoom: AutoZoomSummary;
   intervals?: CropIntervals;
   baseline?: CropMetrics & { change: CropChanges };
   errors?: CropErrors;
@@ -103,6 +108,16 @@ async function predictAll(
   };
   const model = await run(options.predict);
   return options.baseline ? { model, baseline: await run(options.baseline.predict) } : { model };
+}
+
+/** The auto-zoom summary of the model's predictions, and the notes with its line added. */
+function withAutoZoom(
+  predicted: readonly PredictedImage[],
+  notes: readonly string[],
+): { auto_zoom: AutoZoomSummary; notes: string[] } {
+  const summary = summariseZooms(predicted.map((p) => p.zoom));
+  const note = autoZoomNote(summary, predicted.length);
+  return { auto_zoom: summary, notes: note ? [...notes, note] : [...notes] };
 }
 
 async function evaluateBoxDataset(
@@ -141,6 +156,7 @@ async function evaluateBoxDataset(
     kind: 'boxes',
     dataset: dataset.root,
     ...metrics,
+    ...withAutoZoom(predicted.model, metrics.notes),
     ...(options.intervals && {
       intervals: bootstrapBoxIntervals(images, { ...scoring, ...options.intervals }),
     }),
@@ -182,6 +198,7 @@ async function evaluateCropDataset(
     kind: 'crops',
     dataset: dataset.root,
     ...metrics,
+    ...withAutoZoom(predicted.model, metrics.notes),
     ...(options.intervals && { intervals: bootstrapCropIntervals(outcomes, options.intervals) }),
     ...(baseline && { baseline }),
     ...(options.errors && { errors: cropErrors(outcomes) }),

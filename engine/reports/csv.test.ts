@@ -106,6 +106,7 @@ describe('summaryCsv', () => {
     beeCoveragePct: 5.5,
     model,
     sampleFps: 5,
+    zoom: 1,
     timing: { decodeMs: 0, inferenceMs: 0, trackingMs: 0, totalMs: 0 },
     analysedAt: '2026-11-22T10:00:00.000Z',
   });

@@ -15,13 +15,8 @@
  * frame's, so a few bees walking the same way past resting ones never move the whole scene.
  */
 
-/** The `q` quantile of ascending `sorted` values, interpolated between neighbours. */
-export function quantile(sorted: readonly number[], q: number): number {
-  const at = (sorted.length - 1) * q;
-  const lo = Math.floor(at);
-  const hi = Math.min(sorted.length - 1, lo + 1);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (at - lo);
-}
+import { quantile } from '../detection/zoom.ts';
+
 /** An insect's centre and size (the square root of its box's area), in frame pixels. */
 export interface ScenePoint {
   x: number;

@@ -187,6 +187,7 @@ function fileRow(random: () => number, userId: number, locations: string[], n: n
           height: 1080,
           framesAnalysed: framesN,
           sampleFps: video ? 5 : 0,
+          zoom: 1,
           beeCoveragePct: round(random() * 10, 2),
           model: { name: 'hivesight-detector', version: '0.1.0', classes: ['bee', 'pollen'] },
           timing: { decodeMs: 900, inferenceMs: 2100, trackingMs: 20, totalMs: 3100 },

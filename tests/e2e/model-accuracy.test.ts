@@ -11,12 +11,21 @@
  *   bees-hornets/valid: AP50 bee >= MIN_AP50.bee, hornet >= MIN_AP50.hornet
  *   pollen-crops:       accuracy >= MIN_CROP_ACCURACY on the held-out 20 % (training/splits/
  *                       pollen-crops-val.txt; the rest is the classifiers' training data)
+ *   hive-entrance val as an H.264 clip, read and detected as analyseFile does a video (through
+ *   the eval library: the CLI's eval takes pictures): MIN_VIDEO_AP50 and MAX_VIDEO_COUNT_ERROR_PCT
+ *   for the fast (default) and thorough video analyses
+ *   every fifth hive val frame filmed by a window panning across it (engine/eval/pan.ts) at
+ *   240 and 480 px/s, analysed on the fast path: unique honeybees per clip within MAX_PAN_PCT's
+ *   error of the labels, and its bias
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../engine/index.ts';
+import * as ev from '../../engine/index.ts';
+import type { PanOutcome } from '../../engine/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DATASETS = path.resolve(ROOT, '../shared/datasets');
@@ -27,12 +36,42 @@ const POLLEN_CROPS = path.join(DATASETS, 'pollen-crops');
 const POLLEN_CROPS_VAL_LIST = path.join(ROOT, 'training/splits/pollen-crops-val.txt');
 const MODEL_CARD = path.join(ROOT, 'models/hivesight-detector.card.json');
 
-// Just below `hivesight eval` on the shipped model (models/hivesight-detector.card.json,
-// metrics.product_eval): GATES_FILLED_IN_AT_RELEASE
+// Just below `hivesight eval` on the shipped model (hivesight-detector 0.11.0, whose auto-zoom
+// leaves every validation frame at its usual size, so 0.10.0's figures: photos seen in
+// three views by the s4-wide photo detector (0.10.0, trained on a lent GPU; video frames keep the
+// card's widened detector), each honeybee typed by the detail classifier on a second decode at
+// twice the detector's size, its crop in four views; frames fit inside 1152x448; photos' hornets
+// from the hornet specialist, widened in 0.9.1 and trained longer in 0.9.2; card
+// metrics.product_eval): hive val AP50 bee 0.873, pollen 0.793, drone 0.705 (0.9.2: 0.616),
+// count error 5.6 %; bees-hornets/valid AP50 bee 0.312 (0.9.2: 0.257), hornet 0.835 (0.9.1's
+// specialist: 0.780; 0.9.0's: 0.764; 0.8.1 without one: 0.720);
+// pollen-crops accuracy 0.957 (0.973 on the held-out 20 %). The pollen gate stays well below its
+// figure: 31 pollen bees, one is 3 points. The crops gate is the issue's target, on the 113
+// held-out crops (0.973; one crop is 0.9 points): the whole folder, 80 % of it the classifiers'
+// training data, says less and took five times as long (0.970 -> 0.961 with the detail
+// classifier while the held-out crops rose 0.974 -> 0.982; 0.961 -> 0.957 with the photo detector).
 const MIN_HIVE_AP50 = { bee: 0.86, pollen: 0.74, drone: 0.66 };
 const MAX_HIVE_COUNT_ERROR_PCT = 6.5;
 const MIN_AP50 = { bee: 0.29, hornet: 0.81 };
 const MIN_CROP_ACCURACY = 0.95;
+// Just below training/video_frames.ts on 0.11.2: fast AP50 bee 0.846, pollen 0.672, drone
+// 0.472, count error 6.2 % (0.11.0: 0.469, 6.6 %); thorough 0.873, 0.797, 0.722, 6.0 % (the
+// photos' figures).
+const MIN_VIDEO_AP50 = {
+  fast: { bee: 0.83, pollen: 0.6, drone: 0.42 },
+  thorough: { bee: 0.86, pollen: 0.74, drone: 0.66 },
+};
+const MAX_VIDEO_COUNT_ERROR_PCT = { fast: 7.5, thorough: 6.5 };
+// Moving footage: every fifth hive val frame filmed by a 1920x1080 window panning across it
+// (engine/eval/pan.ts), on the fast path. Above 0.11.2's unique honeybees per clip against the
+// labels, with the tracker following the scene's shift: at 240 px/s 8.1 % off, bias +1.2 %; at
+// 480 px/s (about a bee's length a sampled frame) 7.4 %, -0.6 % (0.11.1: 8.5 %, +0.4 %). Each
+// track predicted by its own motion alone, 0.11.1 gave 9.4 %, +3.5 % and 40.1 %, +40.1 % (0.11.0,
+// without the track score, 12.9 %, +11.8 % at 240 px/s).
+const MAX_PAN_PCT = {
+  240: { error: 10, bias: 5 },
+  480: { error: 12, bias: 7 },
+} as const;
 
 const hasModel = existsSync(MODEL_CARD);
 if (!hasModel) console.warn(`model-accuracy: ${MODEL_CARD} is missing; skipping.`);
@@ -138,6 +177,13 @@ async function hiveValView(): Promise<string> {
   return dir;
 }
 
+/** The hive-entrance validation frames with their labels, read by the eval library. */
+async function hiveValDataset(): Promise<ev.BoxDataset> {
+  const dataset = await ev.readDataset(await hiveValView(), ev.buildLabelMap());
+  if (dataset.kind !== 'boxes') throw new Error('hive-entrance val is a box dataset');
+  return dataset;
+}
+
 describe('model accuracy', () => {
   it.skipIf(!hasModel || !existsSync(HIVE_ENTRANCE) || !existsSync(HIVE_VAL_LIST))(
     'reaches the AP50 and count gates on the hive-entrance validation frames',
@@ -158,6 +204,85 @@ describe('model accuracy', () => {
       expect(report.images).toBe(50);
       expect(report.count_error_pct).toBeLessThanOrEqual(MAX_HIVE_COUNT_ERROR_PCT);
       expectErrorsMatchMetrics(report as unknown as ReportWithErrors);
+    },
+    600_000,
+  );
+
+  it.skipIf(!hasModel || !existsSync(HIVE_ENTRANCE) || !existsSync(HIVE_VAL_LIST))(
+    'reaches the video gates on the hive-entrance validation frames as a clip',
+    async () => {
+      const dataset = await hiveValDataset();
+      // The recording's order: the frame number in the name.
+      const frame = (p: string) => Number(/frame_(\d+)/.exec(p)?.[1]);
+      const images = [...dataset.images].sort((a, b) => frame(a.path) - frame(b.path));
+      const engine = await createEngine({ threads: 2 });
+      const clip = await ev.encodeFrameClip(
+        images.map((im) => im.path),
+        engine,
+      );
+      try {
+        for (const analysis of ['fast', 'thorough'] as const) {
+          const predicted = await ev.predictClipFrames(clip, engine, { analysis });
+          expect(predicted).toHaveLength(50);
+          const metrics = ev.evaluateBoxes(
+            predicted.map((p, i) => ({
+              gt: images[i]!.gt,
+              predictions: ev.normalisedPredictions(p),
+            })),
+            {
+              thresholds: engine.detector.scoreThresholds(analysis === 'fast' ? 'video' : 'image'),
+              modelClasses: engine.detector.identity.classes,
+            },
+          );
+          console.info(
+            `hive-entrance val as a clip, ${analysis}: ${JSON.stringify(metrics.classes)} count error ${String(metrics.count_error_pct)} %`,
+          );
+          for (const [cls, min] of Object.entries(MIN_VIDEO_AP50[analysis])) {
+            const ap50 = metrics.classes[cls as keyof typeof metrics.classes]?.ap50;
+            expect(ap50, `${analysis} ${cls}`).toBeGreaterThanOrEqual(min);
+          }
+          expect(metrics.count_error_pct).toBeLessThanOrEqual(MAX_VIDEO_COUNT_ERROR_PCT[analysis]);
+        }
+      } finally {
+        await clip.remove();
+        await engine.detector.close();
+      }
+    },
+    600_000,
+  );
+
+  it.skipIf(!hasModel || !existsSync(HIVE_ENTRANCE) || !existsSync(HIVE_VAL_LIST)).each([240, 480])(
+    'counts the unique honeybees of a scene panning at %i px/s on the video path',
+    async (speed) => {
+      const dataset = await hiveValDataset();
+      const engine = await createEngine({ threads: 2 });
+      const dir = await viewDir('pan-clips-');
+      const gate = MAX_PAN_PCT[speed as keyof typeof MAX_PAN_PCT];
+      try {
+        const outcomes: PanOutcome[] = [];
+        for (const [i, image] of dataset.images.filter((_, n) => n % 5 === 0).entries()) {
+          const media = await engine.probe(image.path);
+          const clip = path.join(dir, `pan${i}.mp4`);
+          await ev.encodePanClip(image.path, media.width, clip, engine, { speed });
+          const result = await engine.analyse(clip);
+          expect(result.videoAnalysis).toBe('fast');
+          const labels = ev.panLabels(image.gt, media);
+          const offsetAt = ev.panOffsets(result, media.width, { speed });
+          outcomes.push(ev.scorePanTracks(result.tracks, result.counts, labels, offsetAt));
+        }
+        const summary = ev.summarisePan(outcomes);
+        console.info(
+          `hive-entrance val, clips panning ${speed} px/s (fast): honeybees per clip ${summary.honeybeeErrorPct.toFixed(1)} % ` +
+            `(bias ${summary.honeybeeBiasPct.toFixed(1)} %), labelled ${JSON.stringify(summary.labelled)}, ` +
+            `counted ${JSON.stringify(summary.counted)}, doubled ${summary.doubled} (${summary.doubledAfter} after the first), ` +
+            `on no label ${summary.onNothing}`,
+        );
+        expect(summary.clips).toBe(10);
+        expect(summary.honeybeeErrorPct).toBeLessThanOrEqual(gate.error);
+        expect(Math.abs(summary.honeybeeBiasPct)).toBeLessThanOrEqual(gate.bias);
+      } finally {
+        await engine.detector.close();
+      }
     },
     600_000,
   );

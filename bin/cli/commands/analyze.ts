@@ -10,7 +10,13 @@ import type { Command } from 'commander';
 import type { AnalysisOutput, AnalysisResult } from '../../../engine/index.ts';
 import { openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, EXIT_USER, UserError } from '../errors.ts';
-import { DEFAULT_OUT, fpsOption, modelOption, threadsOption } from '../options.ts';
+import {
+  DEFAULT_OUT,
+  fpsOption,
+  modelOption,
+  threadsOption,
+  videoAnalysisOption,
+} from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import {
   OutputNames,
@@ -39,7 +45,8 @@ export function registerAnalyzeCommand(program: Command): void {
     .option('--json', 'print the results as JSON on stdout (progress goes to stderr)')
     .addOption(fpsOption())
     .addOption(modelOption())
-    .addOption(threadsOption());
+    .addOption(threadsOption())
+    .addOption(videoAnalysisOption());
   for (const option of trafficOptions()) command.addOption(option);
   command.action(async (files: string[], flags: AnalyzeFlags) => {
     process.exitCode = await analyzeFiles(files, flags);
@@ -128,9 +135,12 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       // an estimate from the video's duration.
       const framesDone = result.media.kind === 'video' ? `${result.frames.length} frames, ` : '';
       const traffic = result.traffic ? `, ${trafficText(result.traffic)}` : '';
+      // Auto-zoom is worth a word: the file's bees were off the size the model learnt.
+      const zoom = result.zoom === 1 ? '' : `  auto-zoom ${result.zoom.toFixed(2)}x`;
+      const thorough = result.videoAnalysis === 'thorough' ? '  thorough' : '';
       progress.succeed(
         label,
-        `${framesDone}${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}${traffic}  (${formatDuration(result.timing.totalMs)})`,
+        `${framesDone}${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}${traffic}${zoom}${thorough}  (${formatDuration(result.timing.totalMs)})`,
       );
     }
     // Every file failed: a summary with a header and no rows would only look like a result.

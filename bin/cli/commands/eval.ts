@@ -166,7 +166,8 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
     : undefined;
   const ev = await loadEvalModule();
   const labelMappings = ev.parseLabelMappings(flags.map ?? []);
-  const thresholds: ScoreThresholds = engine.detector.scoreThresholds();
+  // Eval's images are photos: precision, recall and count error at the thresholds photos get.
+  const thresholds: ScoreThresholds = engine.detector.scoreThresholds('image');
   const identity = engine.detector.identity;
 
   const label = path.basename(path.resolve(dataset));
@@ -189,7 +190,7 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
       ...(base && {
         baseline: {
           predict: ev.createEvalPredictor(base),
-          thresholds: base.detector.scoreThresholds(),
+          thresholds: base.detector.scoreThresholds('image'),
           modelClasses: base.detector.identity.classes,
         },
       }),
@@ -216,7 +217,7 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
     // Which model the baseline figures are of, beside them in the JSON.
     Object.assign(report.baseline, {
       model: model(base.detector.identity),
-      thresholds: base.detector.scoreThresholds(),
+      thresholds: base.detector.scoreThresholds('image'),
     });
   }
   const output: EvalOutput = { ...report, model: model(identity), thresholds, gates };

@@ -1,0 +1,91 @@
+/**
+ * Labelled frames of one recording scored as a video: encoded in their order into an H.264 MP4
+ * at `fps` (so that sampling at the same rate takes each frame once), read back as
+ * `analyseFile` reads a video (`readVideoFrames`), and each frame detected as the analysis
+ * names it, at eval's low score floor (for the AP curve). The frames' labels then score it as
+ * `hivesight eval` scores photos.
+ */
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CorruptMediaError } from '../errors.ts';
+import type { MediaLimits } from '../media/limits.ts';
+import { probeMedia } from '../media/probe.ts';
+import { runTool, stderrTail } from '../media/run-tool.ts';
+import type { MediaTools } from '../media/tools.ts';
+import type { MediaInfo, VideoAnalysis } from '../types.ts';
+import { frameMedia, readVideoFrames } from '../video-frames.ts';
+import type { VideoFrameSizer } from '../video-frames.ts';
+import type { EvalDetector, PredictedImage } from './predict.ts';
+import { EVAL_SCORE_THRESHOLD } from './predict.ts';
+
+export interface FrameClip {
+  file: string;
+  media: MediaInfo;
+  fps: number;
+  /** Removes the clip's temporary folder. */
+  remove(): Promise<void>;
+}
+
+/** `images` (one recording's frames, in order) as an H.264 MP4 in a temporary folder. */
+export async function encodeFrameClip(
+  images: readonly string[],
+  deps: { tools: MediaTools; limits: MediaLimits },
+  options: { fps?: number; crf?: number; tmpRoot?: string } = {},
+): Promise<FrameClip> {
+  const fps = options.fps ?? 5;
+  const dir = await mkdtemp(path.join(options.tmpRoot ?? os.tmpdir(), 'hivesight-frame-clip-'));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    for (const [i, image] of images.entries()) {
+      await symlink(path.resolve(image), path.join(dir, `f${String(i).padStart(5, '0')}.jpg`));
+    }
+    const file = path.join(dir, 'clip.mp4');
+    const run = await runTool(deps.tools.ffmpeg, [
+      '-v', 'error', '-nostdin', '-framerate', String(fps), '-i', path.join(dir, 'f%05d.jpg'),
+      '-c:v', 'libx264', '-crf', String(options.crf ?? 18), '-pix_fmt', 'yuv420p', file,
+    ], { timeoutMs: deps.limits.timeoutMs, maxStdoutBytes: 64 * 1024 }); // prettier-ignore
+    if (run.code !== 0) {
+      throw new CorruptMediaError('The frames could not be encoded into a clip.', {
+        cause: new Error(stderrTail(run.stderr)),
+      });
+    }
+    const media = await probeMedia(file, deps);
+    // ffmpeg ends a numbered sequence at its first missing picture, and exits 0.
+    const held = Math.round(media.durationS * fps);
+    if (held !== images.length) {
+      throw new CorruptMediaError(
+        `The clip holds ${held} of the ${images.length} frames: one could not be read.`,
+      );
+    }
+    return { file, media, fps, remove };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}
+
+/** Each sampled frame's detections at eval's floor, in frame order. */
+export async function predictClipFrames(
+  clip: FrameClip,
+  deps: { detector: EvalDetector & VideoFrameSizer; tools: MediaTools; limits: MediaLimits },
+  options: { analysis: VideoAnalysis; zoom?: number },
+): Promise<PredictedImage[]> {
+  const { media, fps } = clip;
+  const zoom = options.zoom ?? 1;
+  const predicted: PredictedImage[] = [];
+  for await (const { frame, detailFrame } of readVideoFrames(clip.file, media, deps, {
+    sampleFps: fps,
+    zoom,
+    analysis: options.analysis,
+  })) {
+    const detections = await deps.detector.detect(frame, media.width, media.height, {
+      media: frameMedia(options.analysis),
+      scoreThreshold: EVAL_SCORE_THRESHOLD,
+      ...(detailFrame ? { detailFrame } : {}),
+    });
+    predicted.push({ detections, width: media.width, height: media.height, zoom });
+  }
+  // readFrames has refused a clip that yields no frame.
+  return predicted;
+}
