@@ -55,8 +55,11 @@ const available = (kind: DbKind) => kind === 'sqlite' || PG;
 let emailCounter = 0;
 const email = (p: string) => `${p}-${Date.now().toString(36)}-${(emailCounter += 1)}@example.com`;
 
-/** A 20 s bee video at 10 fps (~100 sampled frames at the default 5 fps). */
-async function beeVideo(dir: string, seconds = 20, seed = 7): Promise<Uint8Array> {
+/**
+ * A 14 s bee video at 10 fps (~70 sampled frames at the default 5 fps): long enough to be caught
+ * mid-job, short enough for the Free plan's 15 s limit (the stress users hold no product).
+ */
+async function beeVideo(dir: string, seconds = 14, seed = 7): Promise<Uint8Array> {
   const file = path.join(dir, `bees-${seconds}s-${seed}.mp4`);
   if (!fs.existsSync(file))
     await writeBeeVideo(file, { width: 320, height: 240, count: 6, seconds, fps: 10, seed });
@@ -182,7 +185,7 @@ describe.each(KINDS)('kill -9 in the middle of a video job on %s', (kind) => {
       const serve2 = await start('serve', { WORKER_CONCURRENCY: '1' });
       client.baseUrl = serve2.url; // the session lives in the database: still signed in
       const detail = await waitFinished(client, fileId);
-      await expectCompleteReport(client, detail, 100);
+      await expectCompleteReport(client, detail, 70);
       const job = await jobOf(place, fileId);
       expect(job?.state).toBe('done');
       expect(job?.attempts).toBe(2);
@@ -192,7 +195,7 @@ describe.each(KINDS)('kill -9 in the middle of a video job on %s', (kind) => {
     it('a separate hivesight worker killed -9 mid-job, and the serve killed too: nothing lost', async () => {
       const serve1 = await start('serve', { WORKER_CONCURRENCY: '0' });
       const client = await registerAndSignIn(serve1.url, email('kill-worker'));
-      const up = await client.upload({ name: 'hive.mp4', data: await beeVideo(media, 20, 11) });
+      const up = await client.upload({ name: 'hive.mp4', data: await beeVideo(media, 14, 11) });
       expect(up.status).toBe(201);
       const fileId = up.json<{ file: { id: number } }>().file.id;
 
@@ -218,7 +221,7 @@ describe.each(KINDS)('kill -9 in the middle of a video job on %s', (kind) => {
       const serve2 = await start('serve', { WORKER_CONCURRENCY: '0' });
       client.baseUrl = serve2.url;
       const detail = await waitFinished(client, fileId);
-      await expectCompleteReport(client, detail, 100);
+      await expectCompleteReport(client, detail, 70);
       const job = await jobOf(place, fileId);
       expect(job?.state).toBe('done');
       expect(job?.attempts).toBe(2);
@@ -461,7 +464,7 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
         setEngineFor(server.app, gate.engine);
         try {
           const client = await registerAndSignIn(server.url, email('db-outage-job'));
-          const up = await client.upload({ name: 'v.mp4', data: await beeVideo(media, 20, 5) });
+          const up = await client.upload({ name: 'v.mp4', data: await beeVideo(media, 14, 5) });
           expect(up.status).toBe(201);
           const fileId = up.json<{ file: { id: number } }>().file.id;
           await waitFor('the analysis to finish', () => Promise.resolve(gate.held > 0));
@@ -495,7 +498,7 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
             sqliteLock = null;
           }
           const detail = await waitFinished(client, fileId, 240_000);
-          await expectCompleteReport(client, detail, 100);
+          await expectCompleteReport(client, detail, 70);
           const job = await jobOf(place, fileId);
           expect(job?.state).toBe('done');
           expect(job?.attempts).toBe(2);
@@ -655,7 +658,8 @@ describe.skipIf(!ENGINE.ok)('ffmpeg hanging on one file', () => {
 
     const failed = await waitFinished(client, hungId, 120_000);
     expect(failed.status).toBe('FAILED');
-    expect(failed.status_reason).toMatch(/took longer than 3 s and was stopped \(ffmpeg\)/);
+    // Users read the fixed sentence for a timeout; the log keeps ffmpeg's own words.
+    expect(failed.status_reason).toMatch(/took too long and was stopped/);
     expect(failed.status_reason).not.toMatch(/undefined|\[object|Error:/);
     const job = await jobOf(place, hungId);
     expect(job?.state).toBe('failed');
