@@ -6,6 +6,7 @@
  */
 export * from './types.ts';
 export * from './errors.ts';
+export { seededRandom } from './random.ts';
 export {
   beeCoverage,
   countFrame,

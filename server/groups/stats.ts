@@ -9,6 +9,10 @@
  * Both use a fixed seed, so the same groups always give the same answer. No I/O.
  */
 
+import { seededRandom } from '../../engine/vocabulary.ts';
+
+export { seededRandom };
+
 /** Resamples for the intervals and permutations for the tests. */
 export const RESAMPLES = 2000;
 /** Fixed, so a comparison is reproducible (and testable). */
@@ -68,18 +72,6 @@ export const FIGURES: Record<'bee' | 'pollen' | 'drones', Figure> = {
   pollen: share('pollen'),
   drones: share('drone'),
 };
-
-/** mulberry32: small, fast, and good enough for resampling. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * 95 % percentile interval of `figure` over files resampled with replacement. Null for fewer
