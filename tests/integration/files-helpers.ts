@@ -12,6 +12,7 @@ import type { Role } from '../../server/auth/sessions.ts';
 import { typed } from '../../server/files/access.ts';
 import type { TestClient, TestServer } from './server-helpers.ts';
 import { createUserDirect, signIn } from './server-helpers.ts';
+import type { MailMessage, Mailer } from '../../server/mailer.ts';
 
 export async function userWithLocations(
   server: TestServer,
@@ -97,4 +98,17 @@ export async function engineAvailable(): Promise<{ ok: boolean; why: string }> {
   } catch (err) {
     return { ok: false, why: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/** A mailer that keeps what it is given, for tests that read the e-mails sent. */
+export function captureMailer(): Mailer & { sent: MailMessage[] } {
+  const sent: MailMessage[] = [];
+  return {
+    sent,
+    send: (m) => {
+      sent.push(m);
+      return Promise.resolve();
+    },
+    close: () => {},
+  };
 }

@@ -13,13 +13,18 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typed } from '../../server/files/access.ts';
 import type { FileRow, StoredSummary } from '../../server/files/records.ts';
-import type { MailMessage, Mailer } from '../../server/mailer.ts';
 import { ManualClock } from '../../server/clock.ts';
 import { alertHornets, hornetSighting } from '../../server/queue/alerts.ts';
 import type { TestServer } from './server-helpers.ts';
 import { DB_KINDS, dbAvailable, grant, startTestServer } from './server-helpers.ts';
 import type { TestClient } from './server-helpers.ts';
-import { counts, engineAvailable, insertFile, userWithLocations } from './files-helpers.ts';
+import {
+  captureMailer,
+  counts,
+  engineAvailable,
+  insertFile,
+  userWithLocations,
+} from './files-helpers.ts';
 
 const HORNET_PHOTO = path.resolve(
   import.meta.dirname,
@@ -30,18 +35,6 @@ const ENGINE = REAL ? await engineAvailable() : { ok: false, why: 'no hornet pho
 if (!ENGINE.ok) console.warn(`[hornet-alerts] real-engine alert skipped: ${ENGINE.why}`);
 
 const HOUR = 60 * 60 * 1000;
-
-function captureMailer(): Mailer & { sent: MailMessage[] } {
-  const sent: MailMessage[] = [];
-  return {
-    sent,
-    send: (m) => {
-      sent.push(m);
-      return Promise.resolve();
-    },
-    close: () => {},
-  };
-}
 
 /** Hits at 0.2 s steps from `startS`, each with the given score. */
 const track = (startS: number, scores: number[]) => ({

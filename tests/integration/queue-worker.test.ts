@@ -10,7 +10,6 @@ import path from 'node:path';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MailMessage, Mailer } from '../../server/mailer.ts';
 import type { FileRow } from '../../server/files/records.ts';
 import { typed } from '../../server/files/access.ts';
 import { ManualClock } from '../../server/clock.ts';
@@ -18,7 +17,13 @@ import { enqueueJob } from '../../server/queue/queue.ts';
 import { sweepRetention } from '../../server/queue/retention.ts';
 import type { TestServer } from './server-helpers.ts';
 import { DB_KINDS, PG_URL, dbAvailable, startTestServer } from './server-helpers.ts';
-import { counts, engineAvailable, insertFile, userWithLocations } from './files-helpers.ts';
+import {
+  captureMailer,
+  counts,
+  engineAvailable,
+  insertFile,
+  userWithLocations,
+} from './files-helpers.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok)
@@ -47,18 +52,6 @@ async function makeVideo(seconds: number, file?: string): Promise<Buffer> {
   const data = fs.readFileSync(out);
   fs.rmSync(dir, { recursive: true, force: true });
   return data;
-}
-
-function captureMailer(): Mailer & { sent: MailMessage[] } {
-  const sent: MailMessage[] = [];
-  return {
-    sent,
-    send: (m) => {
-      sent.push(m);
-      return Promise.resolve();
-    },
-    close: () => {},
-  };
 }
 
 async function waitFor<T>(
