@@ -56,6 +56,8 @@ export interface MediaInfo {
   /** Native frame rate; 0 for an image. */
   fps: number;
   sizeBytes: number;
+  /** A video container's creation time (ISO 8601 UTC) when it records a plausible one. */
+  recordedAt?: string;
 }
 
 /** One decoded frame, RGB24, tightly packed rows. */

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { execa } from 'execa';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -30,7 +31,7 @@ import {
   UnsupportedMediaError,
 } from '../errors.ts';
 import { readFrames } from './frames.ts';
-import { probeMedia } from './probe.ts';
+import { creationTime, probeMedia } from './probe.ts';
 import { isProtocolRefusal, runTool } from './run-tool.ts';
 import { sniffFile, UNSUPPORTED_MESSAGE } from './sniff.ts';
 import { limits, makeSleepingTool, rejection, tempDir, tools } from './test-support.ts';
@@ -73,6 +74,19 @@ describe('probeMedia', () => {
     expect(info).toMatchObject({ kind: 'video', format: 'mp4', width: 320, height: 240, fps: 25 });
     expect(info.durationS).toBeCloseTo(2, 1);
     expect(info.sizeBytes).toBeGreaterThan(0);
+  });
+
+  it("reads a container's creation time when it holds a plausible one", async () => {
+    expect((await probe(files.mp4!)).recordedAt).toBeUndefined();
+    const stamped = path.join(dir, 'stamped.mp4');
+    await execa(tools.ffmpeg, [
+      '-y', '-loglevel', 'error', '-i', files.mp4!, '-c', 'copy',
+      '-metadata', 'creation_time=2026-06-01T10:15:00Z', stamped,
+    ]); // prettier-ignore
+    expect((await probe(stamped)).recordedAt).toBe('2026-06-01T10:15:00.000Z');
+    expect(creationTime('1970-01-01T00:00:00.000000Z')).toBeUndefined();
+    expect(creationTime('1904-01-01T00:00:00Z')).toBeUndefined();
+    expect(creationTime('not a date')).toBeUndefined();
   });
 
   it('describes an AVI, a PNG and a JPEG', async () => {

@@ -38,7 +38,7 @@ interface ProbeStream {
 }
 interface ProbeJson {
   streams?: ProbeStream[];
-  format?: { format_name?: string; duration?: string };
+  format?: { format_name?: string; duration?: string; tags?: { creation_time?: string } };
 }
 
 const FORMAT_NAMES: Record<MediaFormat, string> = {
@@ -138,7 +138,28 @@ export async function probeMedia(file: string, options: ProbeOptions): Promise<M
       'frames',
     );
   }
-  return { kind, format: sniffed.format, width, height, durationS, fps, sizeBytes };
+  const recordedAt = creationTime(json.format?.tags?.creation_time);
+  return {
+    kind,
+    format: sniffed.format,
+    width,
+    height,
+    durationS,
+    fps,
+    sizeBytes,
+    ...(recordedAt ? { recordedAt } : {}),
+  };
+}
+
+/**
+ * The container's creation time as ISO 8601 UTC, when it holds a plausible one. Cameras write
+ * it; encoders without a clock write 1904 / 1970 (the format's zero), which says nothing.
+ */
+export function creationTime(tag: string | undefined): string | undefined {
+  if (typeof tag !== 'string' || tag.length > 64) return undefined;
+  const t = Date.parse(tag);
+  if (!Number.isFinite(t) || t < Date.UTC(2000, 0, 1) || t > Date.UTC(2200, 0, 1)) return undefined;
+  return new Date(t).toISOString();
 }
 
 function checkResolution(width: number, height: number, limits: MediaLimits, what: string): void {
