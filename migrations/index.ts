@@ -18,6 +18,7 @@ import * as m0011 from './20261128_0011_users_hornet_alerts_setting.ts';
 import * as m0012 from './20261128_0012_files_search_covering_index_pg.ts';
 import * as m0013 from './20261128_0013_files_failure_reasons.ts';
 import * as m0014 from './20261128_0014_upload_counts.ts';
+import * as m0015 from './20261128_0015_locations_entrance.ts';
 import * as m0020 from './20261128_0020_corrected_frames_and_training_consent.ts';
 
 interface Migration {
@@ -40,6 +41,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261128_0012_files_search_covering_index_pg', m0012],
   ['20261128_0013_files_failure_reasons', m0013],
   ['20261128_0014_upload_counts', m0014],
+  ['20261128_0015_locations_entrance', m0015],
   ['20261128_0020_corrected_frames_and_training_consent', m0020],
 ];
 
