@@ -25,6 +25,7 @@ import { groupsRoutes } from './routes/groups.ts';
 import { searchRoutes } from './routes/search.ts';
 import { locationsRoutes } from './routes/locations.ts';
 import { fileDeleteRoutes } from './routes/file-delete.ts';
+import { correctionsRoutes } from './routes/corrections.ts';
 
 /** Every API route module, mounted in this order. */
 export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
@@ -37,6 +38,7 @@ export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
   searchRoutes,
   locationsRoutes,
   fileDeleteRoutes,
+  correctionsRoutes,
 ];
 
 export interface AppOptions {

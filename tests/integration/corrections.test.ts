@@ -1,0 +1,236 @@
+/**
+ * Corrections that teach the model (issue 46), over real HTTP on SQLite and PostgreSQL, with the
+ * real engine detecting the still: a photo's frame is listed and opened with the model's boxes;
+ * a save with no change or a box under 4 px is refused in words; a saved correction becomes the
+ * photo's counts and the frame shows corrected; only the owner or an admin reaches it, and an
+ * admin's save marks it reviewed; an erased video's frames are gone; the consent setting
+ * records its time and can be revoked; a hive shows its accuracy from 5 corrected frames.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
+import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+interface FrameView {
+  index: number;
+  width: number;
+  height: number;
+  image_url: string;
+  detections: Array<{ cls: string; score: number; box: Box }>;
+  labels: Array<{ cls: string; box: Box }> | null;
+  corrected: boolean;
+  reviewed: boolean;
+  file_counts?: Record<string, number | null>;
+}
+
+const engine = await engineAvailable();
+if (!engine.ok)
+  console.warn(`[corrections] engine unavailable, still tests skipped: ${engine.why}`);
+
+let photo: Buffer;
+beforeAll(async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-corrections-'));
+  const { file } = await writeBeeImage(path.join(dir, 'bees.png'), randomBeeScene({ count: 5 }));
+  photo = fs.readFileSync(file);
+});
+
+describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
+  const t = useTestServer(kind, { env: { WORKER_CONCURRENCY: '0' } });
+  const run = it.skipIf(!dbAvailable(kind) || !engine.ok);
+  const runDb = it.skipIf(!dbAvailable(kind));
+
+  run('opens a photo frame, refuses junk, saves labels as the photo counts', async () => {
+    const owner = await userWithLocations(t.server);
+    const id = await insertFile(t.server, owner.id, {
+      media: photo,
+      counts: counts({ bee: 4 }),
+      frames: frames([1], { bee: 4 }),
+    });
+    const list = (await owner.client.get(`/api/files/${id}/frames`)).json<{
+      frames: Array<{ index: number; source: string; corrected: boolean }>;
+    }>();
+    expect(list.frames).toEqual([
+      expect.objectContaining({ index: 0, source: 'photo', corrected: false }),
+    ]);
+
+    const opened = await owner.client.get(`/api/files/${id}/frames/0`);
+    expect(opened.status).toBe(200);
+    const frame = opened.json<FrameView>();
+    expect(frame).toMatchObject({ width: 640, height: 480, labels: null, corrected: false });
+    expect(Array.isArray(frame.detections)).toBe(true);
+    const still = await owner.client.get(frame.image_url);
+    expect(still.status).toBe(200);
+    expect(still.headers.get('content-type')).toBe('image/jpeg');
+
+    // The model's own boxes, saved as they are: nothing changed.
+    const same = await owner.client.request('PUT', `/api/files/${id}/frames/0`, {
+      json: { labels: frame.detections.map(({ cls, box }) => ({ cls, box })) },
+    });
+    expect(same.status).toBe(400);
+    expect(same.json<{ message: string }>().message).toMatch(/^Nothing changed/);
+
+    const tiny = await owner.client.request('PUT', `/api/files/${id}/frames/0`, {
+      json: { labels: [{ cls: 'bee', box: { x: 10, y: 10, width: 3, height: 20 } }] },
+    });
+    expect(tiny.status).toBe(400);
+    expect(tiny.json<{ message: string }>().message).toContain('smaller than 4 pixels');
+    const badClass = await owner.client.request('PUT', `/api/files/${id}/frames/0`, {
+      json: { labels: [{ cls: 'moth', box: { x: 10, y: 10, width: 30, height: 20 } }] },
+    });
+    expect(badClass.status).toBe(400);
+
+    const labels = [
+      { cls: 'bee', box: { x: 10, y: 10, width: 40, height: 30 } },
+      { cls: 'bee', box: { x: 100, y: 100, width: 40, height: 30 } },
+      // Half outside the picture: kept, clamped to it.
+      { cls: 'pollen', box: { x: 620, y: 300, width: 40, height: 30 } },
+    ];
+    const saved = await owner.client.request('PUT', `/api/files/${id}/frames/0`, {
+      json: { labels },
+    });
+    expect(saved.status).toBe(200);
+    const body = saved.json<FrameView>();
+    expect(body).toMatchObject({ corrected: true, reviewed: false });
+    expect(body.labels?.[2]?.box).toEqual({ x: 620, y: 300, width: 20, height: 30 });
+    expect(body.file_counts).toMatchObject({ bee: 2, pollen: 1, drone: 0 });
+    const detail = (await owner.client.get(`/api/files/${id}`)).json<{
+      counts: Record<string, number | null>;
+      frames: Array<{ counts: Record<string, number | null> }>;
+    }>();
+    expect(detail.counts).toMatchObject({ bee: 2, pollen: 1, drone: 0 });
+    expect(detail.frames[0]?.counts).toMatchObject({ bee: 2, pollen: 1 });
+    const stored = (await t.server.app.db('corrected_frames').where('file_id', id).first()) as {
+      labels_json: string;
+      author_id: number | string;
+    };
+    expect(JSON.parse(stored.labels_json)).toHaveLength(3);
+    expect(Number(stored.author_id)).toBe(owner.id);
+    const relisted = (await owner.client.get(`/api/files/${id}/frames`)).json<{
+      frames: Array<{ corrected: boolean }>;
+      corrected: Array<{ counts: Record<string, number> }>;
+    }>();
+    expect(relisted.frames[0]?.corrected).toBe(true);
+    expect(relisted.corrected[0]?.counts).toMatchObject({ bee: 2, pollen: 1 });
+
+    // Saving the same corrected labels again is no change either.
+    const again = await owner.client.request('PUT', `/api/files/${id}/frames/0`, {
+      json: { labels: body.labels },
+    });
+    expect(again.status).toBe(400);
+    // A wasp is a Researcher's class.
+    const wasp = await owner.client.request('PUT', `/api/files/${id}/frames/0`, {
+      json: { labels: [{ cls: 'wasp', box: { x: 10, y: 10, width: 40, height: 30 } }] },
+    });
+    expect(wasp.status).toBe(400);
+
+    // Someone else: not found. An admin: may confirm it unchanged, which marks it reviewed.
+    const stranger = await userWithLocations(t.server);
+    expect((await stranger.client.get(`/api/files/${id}/frames/0`)).status).toBe(404);
+    const strangerSave = await stranger.client.request('PUT', `/api/files/${id}/frames/0`, {
+      json: { labels },
+    });
+    expect(strangerSave.status).toBe(404);
+    const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+    const reviewed = await admin.client.request('PUT', `/api/files/${id}/frames/0`, {
+      json: { labels: body.labels },
+    });
+    expect(reviewed.status).toBe(200);
+    expect(reviewed.json<FrameView>().reviewed).toBe(true);
+    // ...but not twice.
+    const twice = await admin.client.request('PUT', `/api/files/${id}/frames/0`, {
+      json: { labels: body.labels },
+    });
+    expect(twice.status).toBe(400);
+  });
+
+  runDb('an erased video offers only the frames corrected before', async () => {
+    const owner = await userWithLocations(t.server);
+    const id = await insertFile(t.server, owner.id, {
+      kind: 'video',
+      format: 'mp4',
+      media_deleted_at: new Date().toISOString(),
+      frames: frames([1, 2, 3], { bee: 1 }),
+    });
+    const list = (await owner.client.get(`/api/files/${id}/frames`)).json<{
+      media_kept: boolean;
+      frames: unknown[];
+    }>();
+    expect(list).toMatchObject({ media_kept: false, frames: [] });
+    const gone = await owner.client.get(`/api/files/${id}/frames/1`);
+    expect(gone.status).toBe(404);
+    expect(gone.json<{ message: string }>().message).toContain('retention');
+    const queued = await insertFile(t.server, owner.id, { status: 'QUEUED' });
+    expect((await owner.client.get(`/api/files/${queued}/frames/0`)).status).toBe(409);
+  });
+
+  runDb('consent is off by default, records its time, and can be revoked', async () => {
+    const { client } = await userWithLocations(t.server);
+    const before = (await client.get('/api/account/training-consent')).json<{ consent: boolean }>();
+    expect(before).toMatchObject({ consent: false, consent_at: null, revoked_at: null });
+    const on = await client.post('/api/account/training-consent', { consent: true });
+    expect(on.status).toBe(200);
+    expect(on.json<{ consent_at: string }>().consent_at).toMatch(/^\d{4}-\d\d-\d\dT.*\+00:00$/);
+    const off = (await client.post('/api/account/training-consent', { consent: false })).json<{
+      consent: boolean;
+      consent_at: string | null;
+      revoked_at: string | null;
+    }>();
+    expect(off.consent).toBe(false);
+    expect(off.consent_at).toBeNull();
+    expect(off.revoked_at).not.toBeNull();
+    expect((await client.post('/api/account/training-consent', { consent: 'yes' })).status).toBe(
+      400,
+    );
+  });
+
+  runDb('a hive shows its accuracy from five corrected frames on', async () => {
+    const owner = await userWithLocations(t.server, { locations: ['Orchard Hill'] });
+    const box = (x: number) => ({ x, y: 0, width: 10, height: 10 });
+    const insertCorrection = async (labels: number[], model: number[]) => {
+      const id = await insertFile(t.server, owner.id, { location: 'Orchard Hill' });
+      const now = new Date().toISOString();
+      await t.server.app.db('corrected_frames').insert({
+        file_id: id,
+        frame_index: 0,
+        time_s: 0,
+        still_name: `${String(id).padStart(32, '0')}.jpg`,
+        width: 640,
+        height: 480,
+        labels_json: JSON.stringify(labels.map((x) => ({ cls: 'bee', box: box(x) }))),
+        model_json: JSON.stringify(model.map((x) => ({ cls: 'bee', score: 0.9, box: box(x) }))),
+        author_id: owner.id,
+        reviewed: false,
+        created_at: now,
+        updated_at: now,
+      });
+      return id;
+    };
+    for (let i = 0; i < 4; i += 1) await insertCorrection([0, 20], [0, 20]);
+    const few = (await owner.client.get('/api/hive-accuracy?location=Orchard%20Hill')).json<{
+      frames: number;
+      sentence: string | null;
+    }>();
+    expect(few).toMatchObject({ frames: 4, enough: false, sentence: null });
+    // The fifth frame: the model missed one of two bees. 10 insects, |1 - 2| = 1 off, 9 found.
+    const last = await insertCorrection([0, 20], [0]);
+    const five = (await owner.client.get(`/api/files/${last}/accuracy`)).json<{
+      count_error_pct: number;
+      found_pct: number;
+      sentence: string;
+    }>();
+    expect(five.count_error_pct).toBeCloseTo(10);
+    expect(five.found_pct).toBeCloseTo(90);
+    expect(five.sentence).toBe(
+      "On 5 frames you corrected at this hive, the model's counts were within 10 %, and it found 90 % of the insects.",
+    );
+  });
+});
