@@ -25,7 +25,7 @@ import { groupsRoutes } from './routes/groups.ts';
 import { searchRoutes } from './routes/search.ts';
 import { locationsRoutes } from './routes/locations.ts';
 import { fileDeleteRoutes } from './routes/file-delete.ts';
-import { correctionsRoutes } from './routes/corrections.ts';
+import { hiveRoutes } from './routes/hive.ts';
 
 /** Every API route module, mounted in this order. */
 export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
@@ -38,7 +38,7 @@ export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
   searchRoutes,
   locationsRoutes,
   fileDeleteRoutes,
-  correctionsRoutes,
+  hiveRoutes,
 ];
 
 export interface AppOptions {

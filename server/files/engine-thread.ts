@@ -6,12 +6,12 @@
  * message, limit }), and can cancel a running analysis.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EngineOptions } from '../../engine/index.ts';
+import type { EngineOptions, Entrance } from '../../engine/index.ts';
 import { createEngine } from '../../engine/index.ts';
 
 export type ThreadRequest =
   | { type: 'probe'; id: number; file: string }
-  | { type: 'analyse'; id: number; file: string; keepPreviewFrame: boolean }
+  | { type: 'analyse'; id: number; file: string; keepPreviewFrame: boolean; entrance?: Entrance }
   | { type: 'cancel'; id: number };
 
 export interface ThreadError {
@@ -57,6 +57,7 @@ if (port) {
             : engine.analyse(msg.file, {
                 keepPreviewFrame: msg.keepPreviewFrame,
                 signal: controller.signal,
+                ...(msg.entrance ? { entrance: msg.entrance } : {}),
               });
         work
           .then(

@@ -180,6 +180,7 @@ async function startThreadEngine(options: EngineOptions, onExit: () => void): Pr
           id: nextId++,
           file,
           keepPreviewFrame: !!analyseOptions.keepPreviewFrame,
+          ...(analyseOptions.entrance ? { entrance: analyseOptions.entrance } : {}),
         },
         analyseOptions.signal,
       );

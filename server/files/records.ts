@@ -5,6 +5,10 @@
 import type { ClassCounts, ProductClass } from '../../engine/index.ts';
 // counts.ts is plain arithmetic (no model, no ffmpeg): safe to load with the API.
 import { honeybeesOnScreen } from '../../engine/vocabulary.ts';
+import type { ResultQuality } from '../../engine/vocabulary.ts';
+import type { Entrance } from '../../engine/vocabulary.ts';
+import type { StoredTraffic } from '../locations/traffic.ts';
+import { trafficDetail } from '../locations/traffic.ts';
 
 export type FileStatus = 'UPLOADED' | 'QUEUED' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
 export type FileKind = 'image' | 'video';
@@ -50,12 +54,20 @@ export interface StoredSummary {
   model: { name: string; version: string; classes: ProductClass[] };
   timing: { decodeMs: number; inferenceMs: number; trackingMs: number; totalMs: number };
   analysedAt: string;
+  /** The result's quality grade, reason and signals (absent for results analysed before it). */
+  quality?: ResultQuality;
   /** A honeybee-only preview was stored beside the full one (MediaDirs.honeybeePreviews). */
   honeybeePreview?: boolean;
   /** Seconds into the clip of the stored hornet frame (MediaDirs.hornetPreviews), if any. */
   hornetPreviewTimeS?: number;
   /** Each hornet track's hits (seconds into the clip, score), which hornet alerts judge. */
   hornetTracks?: StoredHornetTrack[];
+  /** Entrance traffic, when the file's location had an entrance at analysis (issue 43). */
+  traffic?: StoredTraffic;
+  /** The video container's creation time (ISO UTC), when it records one. */
+  recordedAt?: string;
+  /** An entrance proposed from where this video's tracks start and end, if any cluster. */
+  entranceProposal?: { entrance: Entrance; trackEnds: number; of: number };
 }
 
 export interface StoredHornetTrack {
@@ -75,6 +87,8 @@ export function publicSummary(summary: StoredSummary | null) {
     hornetTracks: _hornetTracks,
     honeybeePreview: _honeybeePreview,
     hornetPreviewTimeS: _hornetPreviewTimeS,
+    traffic: _traffic, // answered as the detail's own `traffic`
+    entranceProposal: _entranceProposal,
     ...rest
   } = summary;
   return rest;
@@ -199,11 +213,16 @@ export function fileDetail(row: FileRow, options: { includeResearch: boolean }) 
       mean_honeybees: onScreen.meanHoneybees,
       peak_honeybees: onScreen.peakHoneybees,
     },
+    quality: summary?.quality
+      ? { grade: summary.quality.grade, reason: summary.quality.reason }
+      : null,
     research_plan: options.includeResearch,
     bee_coverage_pct: summary?.beeCoveragePct ?? null,
     summary: publicSummary(summary),
     model: summary?.model ?? null,
     frames,
     record: fileRecord(row),
+    recorded_at: summary?.recordedAt ? isoWithOffset(summary.recordedAt) : null,
+    traffic: trafficDetail(summary?.traffic, summary?.durationS ?? 0, options.includeResearch),
   };
 }

@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { AnalysisOutput } from '../../engine/index.ts';
 import type { StoredFrame, StoredHornetTrack, StoredSummary } from './records.ts';
+import { storedTraffic } from '../locations/traffic.ts';
 import type { MediaDirs } from './storage.ts';
 import { generatedName, removeQuietly, storedPath } from './storage.ts';
 
@@ -15,7 +16,11 @@ export interface ResultColumns {
   preview_name: string | null;
 }
 
-export function resultColumns(result: AnalysisOutput, previewName: string | null): ResultColumns {
+export function resultColumns(
+  result: AnalysisOutput,
+  previewName: string | null,
+  extra: Pick<StoredSummary, 'entranceProposal'> = {},
+): ResultColumns {
   const frames: StoredFrame[] = result.frames.map((f) => ({
     index: f.index,
     timeS: f.timeS,
@@ -36,11 +41,15 @@ export function resultColumns(result: AnalysisOutput, previewName: string | null
     },
     timing: result.timing,
     analysedAt: result.analysedAt,
+    ...(result.quality ? { quality: result.quality } : {}),
     honeybeePreview: previewName !== null && result.honeybeePreview !== undefined,
     ...(previewName !== null && result.hornetPreview
       ? { hornetPreviewTimeS: result.hornetPreview.timeS }
       : {}),
     hornetTracks: hornetTracks(result),
+    ...(result.traffic ? { traffic: storedTraffic(result.traffic) } : {}),
+    ...(result.media.recordedAt ? { recordedAt: result.media.recordedAt } : {}),
+    ...(extra.entranceProposal ? { entranceProposal: extra.entranceProposal } : {}),
   };
   return {
     counts_json: JSON.stringify(result.counts),

@@ -1,7 +1,7 @@
 /**
  * The batch summary CSV for web users (decisions.md 2): the CLI's columns, one row per processed
  * file, rendered from the stored results. Wasps and hornets are empty for owners whose plan does
- * not include them; `quality` stays empty until results carry a grade.
+ * not include them; `quality` is the stored grade (empty for results analysed before grades).
  */
 import type { Knex } from 'knex';
 import type { SummaryCsvInput } from '../../engine/index.ts';
@@ -26,6 +26,8 @@ export function summaryInput(row: FileRow, includeResearch: boolean): SummaryCsv
     beeCoveragePct: summary.beeCoveragePct,
     model: summary.model,
     analysedAt: summary.analysedAt,
+    quality: summary.quality ?? null,
+    traffic: summary.traffic ?? null,
   };
 }
 

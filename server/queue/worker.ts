@@ -25,6 +25,8 @@ import {
   releaseJob,
 } from './queue.ts';
 import { sweepRetention } from './retention.ts';
+import { entranceForFile } from '../locations/entrance.ts';
+import { proposalFor } from '../locations/proposal.ts';
 import { userMessageFor } from '../user-messages.ts';
 import { ENGINE_ERRORS, engineErrorCode } from '../../engine/vocabulary.ts';
 
@@ -135,16 +137,23 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
         return;
       }
       const started = Date.now();
+      // The location's entrance as it is now: re-analysing later videos uses the latest one.
+      const entrance = await entranceForFile(db, file);
       const result = await engine.analyse(storedPath(dirs.media, file.stored_name), {
         signal: controller.signal,
         keepPreviewFrame: true,
+        ...(entrance ? { entrance } : {}),
       });
       const preview = await savePreview(dirs, result);
       previewPaths = preview?.paths ?? [];
+      const entranceProposal = await proposalFor(result).catch((err: unknown) => {
+        logger.warn('entrance proposal failed', { file: file.id, error: String(err) });
+        return undefined;
+      });
       const done = await completeJob(
         db,
         job,
-        resultColumns(result, preview?.name ?? null),
+        resultColumns(result, preview?.name ?? null, { entranceProposal }),
         clock.now(),
       );
       if (!done) {

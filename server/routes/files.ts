@@ -122,7 +122,7 @@ export function filesRoutes(app: AppContext): Router {
       );
     }
     const csv = frameCsv(
-      { frames: rowFrames(row) },
+      { frames: rowFrames(row), traffic: rowSummary(row)?.traffic ?? null },
       { includeResearch: await ownerIsResearcher(row) },
     );
     ctx.set('Content-Type', 'text/csv; charset=utf-8');

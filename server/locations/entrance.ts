@@ -1,0 +1,121 @@
+/**
+ * A hive location's entrance (issue 43): a line or polygon in frame-relative coordinates, stored
+ * as JSON in locations.entrance_json (migration 0015). Its owner and administrators read and set
+ * it; the queue worker counts a location's videos against it. The geometry rules are the
+ * engine's (`parseEntranceLine` / `parseEntrancePolygon`), so the server and the CLI refuse the
+ * same entrances.
+ */
+import type { Knex } from 'knex';
+import type { Entrance } from '../../engine/vocabulary.ts';
+import { parseEntranceLine, parseEntrancePolygon } from '../../engine/vocabulary.ts';
+import type { SessionUser } from '../context.ts';
+import { NotFound, ValidationError } from '../errors.ts';
+import { typed } from '../files/access.ts';
+
+export const LOCATION_NOT_FOUND = 'Location not found.';
+/** A polygon drawn by hand has a handful of corners; more is a mistake or abuse. */
+export const MAX_POLYGON_POINTS = 32;
+
+export interface LocationRow {
+  id: number;
+  user_id: number;
+  name: string;
+  entrance: Entrance | null;
+}
+
+export function parseLocationId(raw: string | undefined): number {
+  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) throw new NotFound(LOCATION_NOT_FOUND);
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id)) throw new NotFound(LOCATION_NOT_FOUND);
+  return id;
+}
+
+/** Stored JSON back to an entrance; anything unreadable counts as none. */
+export function storedEntrance(json: string | null | undefined): Entrance | null {
+  if (!json) return null;
+  try {
+    return entranceFrom(JSON.parse(json));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads `{ kind: 'line' | 'polygon', points: [[x, y], ...] }` with every coordinate from 0 to 1.
+ * Throws a ValidationError on the `entrance` field saying what is wrong.
+ */
+export function entranceFrom(value: unknown): Entrance {
+  const bad = (message: string) => ValidationError.of({ entrance: message });
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw bad('Send the entrance as { "kind": "line" or "polygon", "points": [[x, y], ...] }.');
+  const { kind, points } = value as { kind?: unknown; points?: unknown };
+  if (kind !== 'line' && kind !== 'polygon')
+    throw bad('The entrance kind must be "line" or "polygon".');
+  if (!Array.isArray(points)) throw bad('The entrance needs its points: [[x, y], ...].');
+  const pointOk = (p: unknown) =>
+    Array.isArray(p) &&
+    p.length === 2 &&
+    p.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1);
+  if (!points.every(pointOk))
+    throw bad(
+      'Each entrance point is [x, y] with x and y from 0 to 1 (a share of the frame width and height).',
+    );
+  const pts = points as [number, number][];
+  try {
+    if (kind === 'line') {
+      if (pts.length !== 2) throw new RangeError('An entrance line has exactly two points.');
+      return parseEntranceLine(pts.flat().join(','));
+    }
+    if (pts.length > MAX_POLYGON_POINTS)
+      throw new RangeError(`An entrance polygon has at most ${MAX_POLYGON_POINTS} points.`);
+    if (pts.length < 3) throw new RangeError('An entrance polygon needs at least three points.');
+    return parseEntrancePolygon(pts);
+  } catch (err) {
+    if (err instanceof RangeError) throw bad(sentence(err.message));
+    throw err;
+  }
+}
+
+/** The engine's usage phrases ("an entrance line needs two different points") as a sentence. */
+function sentence(message: string): string {
+  const text = message.charAt(0).toUpperCase() + message.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** The location with this id when the user owns it or is an administrator, else 404. */
+export async function visibleLocation(
+  db: Knex,
+  user: SessionUser,
+  id: number,
+): Promise<LocationRow> {
+  const query = db('locations').where('id', id);
+  if (user.role !== 'ADMIN') query.andWhere('user_id', user.id);
+  const row = await typed<
+    | { id: number | string; user_id: number | string; name: string; entrance_json: string | null }
+    | undefined
+  >(query.first('id', 'user_id', 'name', 'entrance_json'));
+  if (!row) throw new NotFound(LOCATION_NOT_FOUND);
+  return {
+    id: Number(row.id),
+    user_id: Number(row.user_id),
+    name: row.name,
+    entrance: storedEntrance(row.entrance_json),
+  };
+}
+
+export async function saveEntrance(db: Knex, id: number, entrance: Entrance | null) {
+  await db('locations')
+    .where('id', id)
+    .update({ entrance_json: entrance ? JSON.stringify(entrance) : null });
+}
+
+/** The entrance of the owner's location of this name (what a file names), if one is set. */
+export async function entranceForFile(
+  db: Knex,
+  file: { user_id: number; location: string },
+): Promise<Entrance | null> {
+  const row = await typed<{ entrance_json: string | null } | undefined>(
+    db('locations').where({ user_id: file.user_id, name: file.location }).first('entrance_json'),
+  );
+  return storedEntrance(row?.entrance_json);
+}

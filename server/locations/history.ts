@@ -1,0 +1,189 @@
+/**
+ * A hive location's history (issue 43): one point per processed file of the location, at its
+ * recording time (the video container's creation time when it records one, else the upload
+ * time), with its activity (bees in and out per minute where an entrance was set, unique
+ * honeybees per minute of video otherwise), pollen share and drone share. Honeybees only: the
+ * series are the same whatever the owner's plan.
+ */
+import type { Knex } from 'knex';
+import { stringify } from 'csv-stringify/sync';
+import type { ClassCounts } from '../../engine/vocabulary.ts';
+import { honeybeeShare } from '../../engine/vocabulary.ts';
+import { ValidationError } from '../errors.ts';
+import { typed } from '../files/access.ts';
+import type { StoredSummary } from '../files/records.ts';
+import { isoWithOffset } from '../files/records.ts';
+import { csvSafe } from '../routes/admin.ts';
+import type { LocationRow } from './entrance.ts';
+
+export interface HistoryPoint {
+  file_id: number;
+  name: string;
+  kind: 'image' | 'video';
+  /** ISO 8601 with offset. */
+  recorded_at: string;
+  /** Where recorded_at comes from. */
+  time_source: 'container' | 'upload';
+  duration_s: number;
+  /** Unique honeybees (a video's tracks, a picture's detections). */
+  honeybees: number;
+  /** Unique honeybees per minute of video; null for a picture. */
+  unique_bees_per_minute: number | null;
+  /** Entrance traffic, null where no entrance was set when the file was analysed. */
+  bees_in: number | null;
+  bees_out: number | null;
+  net_flow: number | null;
+  loops: number | null;
+  in_per_minute: number | null;
+  out_per_minute: number | null;
+  pollen_pct: number | null;
+  drones_pct: number | null;
+}
+
+export interface HistoryRange {
+  /** Inclusive days, YYYY-MM-DD (UTC). */
+  from: string | null;
+  to: string | null;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function dayOf(raw: unknown, field: 'from' | 'to'): string | null {
+  if (raw === undefined || raw === '') return null;
+  const valid =
+    typeof raw === 'string' &&
+    DAY.test(raw) &&
+    new Date(`${raw}T00:00:00Z`).toISOString().slice(0, 10) === raw;
+  if (!valid)
+    throw ValidationError.of({
+      [field]: `The ${field === 'from' ? 'start' : 'end'} date must be a day written YYYY-MM-DD.`,
+    });
+  return raw;
+}
+
+/** `?from=YYYY-MM-DD&to=YYYY-MM-DD`, both optional, from not after to. */
+export function historyRange(query: { from?: unknown; to?: unknown }): HistoryRange {
+  const from = dayOf(query.from, 'from');
+  const to = dayOf(query.to, 'to');
+  if (from && to && from > to)
+    throw ValidationError.of({ from: 'The start date needs to be before the end date.' });
+  return { from, to };
+}
+
+const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+interface Row {
+  id: number | string;
+  original_name: string;
+  kind: 'image' | 'video';
+  created_at: string;
+  counts_json: string | null;
+  summary_json: string | null;
+}
+
+export function historyPoint(row: Row): HistoryPoint | null {
+  let counts: ClassCounts;
+  let summary: StoredSummary;
+  try {
+    counts = JSON.parse(row.counts_json ?? 'null') as ClassCounts;
+    summary = JSON.parse(row.summary_json ?? 'null') as StoredSummary;
+  } catch {
+    return null;
+  }
+  if (!counts || !summary) return null;
+  const honeybees = (counts.bee ?? 0) + (counts.pollen ?? 0) + (counts.drone ?? 0);
+  const durationS = row.kind === 'video' ? summary.durationS : 0;
+  const t = summary.traffic;
+  const share = (cls: 'pollen' | 'drone') => {
+    const v = honeybeeShare(counts, cls);
+    return v === null ? null : round(v, 1);
+  };
+  return {
+    file_id: Number(row.id),
+    name: row.original_name,
+    kind: row.kind,
+    recorded_at: isoWithOffset(summary.recordedAt ?? row.created_at),
+    time_source: summary.recordedAt ? 'container' : 'upload',
+    duration_s: round(durationS, 3),
+    honeybees,
+    unique_bees_per_minute: durationS > 0 ? round((honeybees / durationS) * 60) : null,
+    bees_in: t ? t.beesIn : null,
+    bees_out: t ? t.beesOut : null,
+    net_flow: t ? t.netFlow : null,
+    loops: t ? t.loops : null,
+    in_per_minute: t ? round(t.inPerMinute) : null,
+    out_per_minute: t ? round(t.outPerMinute) : null,
+    pollen_pct: share('pollen'),
+    drones_pct: share('drone'),
+  };
+}
+
+/** The location's processed files as history points within the range, oldest first. */
+export async function locationHistory(
+  db: Knex,
+  location: Pick<LocationRow, 'user_id' | 'name'>,
+  range: HistoryRange,
+): Promise<HistoryPoint[]> {
+  const rows = await typed<Row[]>(
+    db('files')
+      .where({ user_id: location.user_id, location: location.name, status: 'PROCESSED' })
+      .select('id', 'original_name', 'kind', 'created_at', 'counts_json', 'summary_json'),
+  );
+  const start = range.from ? Date.parse(`${range.from}T00:00:00Z`) : -Infinity;
+  const end = range.to ? Date.parse(`${range.to}T00:00:00Z`) + 86_400_000 : Infinity;
+  return rows
+    .flatMap((r) => {
+      const p = historyPoint(r);
+      return p ? [p] : [];
+    })
+    .filter((p) => {
+      const t = Date.parse(p.recorded_at);
+      return t >= start && t < end;
+    })
+    .sort((a, b) => Date.parse(a.recorded_at) - Date.parse(b.recorded_at) || a.file_id - b.file_id);
+}
+
+export const HISTORY_CSV_COLUMNS = [
+  'file_id',
+  'file',
+  'kind',
+  'recorded_at',
+  'time_source',
+  'duration_s',
+  'honeybees',
+  'unique_bees_per_minute',
+  'bees_in',
+  'bees_out',
+  'net_flow',
+  'loops',
+  'in_per_minute',
+  'out_per_minute',
+  'pollen_pct',
+  'drones_pct',
+] as const;
+
+/** The series as CSV, one row per point; empty cells where a figure does not apply. */
+export function historyCsv(points: readonly HistoryPoint[]): string {
+  const cell = (v: string | number | null) => (v === null ? '' : String(v));
+  return stringify(
+    points.map((p) => [
+      cell(p.file_id),
+      csvSafe(p.name), // a file name is the user's text
+      p.kind,
+      p.recorded_at,
+      p.time_source,
+      cell(p.duration_s),
+      cell(p.honeybees),
+      cell(p.unique_bees_per_minute),
+      cell(p.bees_in),
+      cell(p.bees_out),
+      cell(p.net_flow),
+      cell(p.loops),
+      cell(p.in_per_minute),
+      cell(p.out_per_minute),
+      cell(p.pollen_pct),
+      cell(p.drones_pct),
+    ]),
+    { header: true, columns: [...HISTORY_CSV_COLUMNS] },
+  );
+}

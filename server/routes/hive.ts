@@ -1,0 +1,182 @@
+/**
+ * Per-location entrance and history (issue 43), for the location's owner and administrators
+ * (anyone else gets the 404 of a missing location):
+ *
+ * - `GET /api/locations/:id/entrance`: the entrance (or null), the frames it can be drawn on (the
+ *   previews of the location's latest analysed videos) and whether a proposal exists.
+ * - `PUT /api/locations/:id/entrance` `{ entrance: { kind, points } }`: set it; later analyses
+ *   of the location's videos count bees in and out across it.
+ * - `DELETE /api/locations/:id/entrance`: clear it.
+ * - `GET /api/locations/:id/entrance/proposal`: the entrance proposed from where the tracks of
+ *   the location's latest analysed video with enough of them start and end, or null.
+ * - `GET /api/locations/:id/history?from=&to=` and `/history.csv`: the location's series.
+ * - `GET /api/files/:id/hive`: the id of the location a file belongs to (for links).
+ */
+import { Router } from '@koa/router';
+import type { AppContext } from '../context.ts';
+import { currentUser } from '../context.ts';
+import { today } from '../clock.ts';
+import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
+import { planFor } from '../files/plans.ts';
+import type { FileRow } from '../files/records.ts';
+import { previewFor, previewUrl, rowSummary } from '../files/records.ts';
+import { bodyOf } from '../middleware/body.ts';
+import { NotFound } from '../errors.ts';
+import {
+  entranceFrom,
+  LOCATION_NOT_FOUND,
+  parseLocationId,
+  saveEntrance,
+  visibleLocation,
+} from '../locations/entrance.ts';
+import type { LocationRow } from '../locations/entrance.ts';
+import { historyCsv, historyRange, locationHistory } from '../locations/history.ts';
+
+/** How many recent videos the entrance editor offers to draw on. */
+const FRAME_CHOICES = 8;
+
+export function hiveRoutes(app: AppContext): Router {
+  const router = new Router();
+
+  /** The location's processed videos, newest first. */
+  const recentVideos = async (location: LocationRow, limit: number) =>
+    (
+      await typed<FileRow[]>(
+        app
+          .db('files')
+          .where({
+            user_id: location.user_id,
+            location: location.name,
+            kind: 'video',
+            status: 'PROCESSED',
+          })
+          .orderBy([
+            { column: 'created_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .limit(limit),
+      )
+    ).map(normaliseFileRow);
+
+  const locationJson = (l: LocationRow) => ({ id: l.id, name: l.name });
+
+  router.get('/api/locations/:id/entrance', app.requireUser, async (ctx) => {
+    const location = await visibleLocation(
+      app.db,
+      currentUser(ctx),
+      parseLocationId(ctx.params.id),
+    );
+    const research = (await planFor(app.db, location.user_id, today(app.clock))).researcher;
+    const videos = await recentVideos(location, FRAME_CHOICES);
+    const frames = videos.flatMap((row) => {
+      const summary = rowSummary(row);
+      if (!summary || !previewFor(row, research)) return [];
+      return [
+        {
+          file_id: row.id,
+          name: row.original_name,
+          preview_url: previewUrl(row.id),
+          width: summary.width,
+          height: summary.height,
+          created_at: row.created_at,
+        },
+      ];
+    });
+    ctx.body = {
+      location: locationJson(location),
+      entrance: location.entrance,
+      frames,
+      proposal_available: videos.some((v) => rowSummary(v)?.entranceProposal),
+    };
+  });
+
+  router.put('/api/locations/:id/entrance', app.requireUser, async (ctx) => {
+    const user = currentUser(ctx);
+    const id = parseLocationId(ctx.params.id);
+    const body = bodyOf(ctx) as { entrance?: unknown } | null;
+    const location = await visibleLocation(app.db, user, id);
+    const entrance = entranceFrom(body?.entrance);
+    await saveEntrance(app.db, location.id, entrance);
+    app.logger.info('entrance set', { location: location.id, by: user.id, kind: entrance.kind });
+    ctx.body = { location: locationJson(location), entrance };
+  });
+
+  router.delete('/api/locations/:id/entrance', app.requireUser, async (ctx) => {
+    const location = await visibleLocation(
+      app.db,
+      currentUser(ctx),
+      parseLocationId(ctx.params.id),
+    );
+    await saveEntrance(app.db, location.id, null);
+    ctx.status = 204;
+  });
+
+  router.get('/api/locations/:id/entrance/proposal', app.requireUser, async (ctx) => {
+    const location = await visibleLocation(
+      app.db,
+      currentUser(ctx),
+      parseLocationId(ctx.params.id),
+    );
+    for (const row of await recentVideos(location, 50)) {
+      const proposal = rowSummary(row)?.entranceProposal;
+      if (proposal) {
+        ctx.body = {
+          proposal: {
+            entrance: proposal.entrance,
+            track_ends: proposal.trackEnds,
+            of: proposal.of,
+            file_id: row.id,
+            file_name: row.original_name,
+          },
+        };
+        return;
+      }
+    }
+    ctx.body = {
+      proposal: null,
+      message:
+        'No analysed video of this location shows enough bees coming and going at one place ' +
+        'to propose an entrance. Draw it instead.',
+    };
+  });
+
+  router.get('/api/locations/:id/history', app.requireUser, async (ctx) => {
+    const location = await visibleLocation(
+      app.db,
+      currentUser(ctx),
+      parseLocationId(ctx.params.id),
+    );
+    const range = historyRange(ctx.query);
+    ctx.body = {
+      location: locationJson(location),
+      entrance: location.entrance,
+      range,
+      points: await locationHistory(app.db, location, range),
+    };
+  });
+
+  router.get('/api/locations/:id/history.csv', app.requireUser, async (ctx) => {
+    const location = await visibleLocation(
+      app.db,
+      currentUser(ctx),
+      parseLocationId(ctx.params.id),
+    );
+    const range = historyRange(ctx.query);
+    const points = await locationHistory(app.db, location, range);
+    const stem = location.name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'location';
+    ctx.set('Content-Type', 'text/csv; charset=utf-8');
+    ctx.set('Content-Disposition', `attachment; filename="${stem}-history.csv"`);
+    ctx.body = historyCsv(points);
+  });
+
+  router.get('/api/files/:id/hive', app.requireUser, async (ctx) => {
+    const file = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
+    const row = await typed<{ id: number | string } | undefined>(
+      app.db('locations').where({ user_id: file.user_id, name: file.location }).first('id'),
+    );
+    if (!row) throw new NotFound(LOCATION_NOT_FOUND);
+    ctx.body = { location: { id: Number(row.id), name: file.location } };
+  });
+
+  return router;
+}
