@@ -26,6 +26,7 @@ import { searchRoutes } from './routes/search.ts';
 import { locationsRoutes } from './routes/locations.ts';
 import { fileDeleteRoutes } from './routes/file-delete.ts';
 import { hiveRoutes } from './routes/hive.ts';
+import { correctionsRoutes } from './routes/corrections.ts';
 
 /** Every API route module, mounted in this order. */
 export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
@@ -39,6 +40,7 @@ export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
   locationsRoutes,
   fileDeleteRoutes,
   hiveRoutes,
+  correctionsRoutes,
 ];
 
 export interface AppOptions {
