@@ -51,7 +51,7 @@ async function parseBody(response: Response): Promise<unknown> {
 }
 
 interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   json?: unknown;
   form?: FormData;
   /** Calls where a 401 is an expected answer (the session probe, sign-in). */
@@ -111,6 +111,10 @@ export function get<T = unknown>(path: string, quiet401 = false): Promise<T> {
 
 export function patch<T = unknown>(path: string, json: unknown): Promise<T> {
   return request<T>(path, { method: 'PATCH', json });
+}
+
+export function put<T = unknown>(path: string, json: unknown): Promise<T> {
+  return request<T>(path, { method: 'PUT', json });
 }
 
 export function del<T = unknown>(path: string): Promise<T> {
