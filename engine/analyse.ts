@@ -11,6 +11,10 @@ import type { MediaLimits } from './media/limits.ts';
 import { probeMedia } from './media/probe.ts';
 import { detectPicture } from './detect-picture.ts';
 import { readFrameAt } from './media/frames.ts';
+import { insectSize } from './detection/zoom.ts';
+import { frameLook } from './quality/frame-look.ts';
+import type { FrameLook } from './quality/frame-look.ts';
+import { gradeQuality, qualitySignals } from './quality/grade.ts';
 import { frameMedia, readVideoFrames } from './video-frames.ts';
 import type { MediaTools } from './media/tools.ts';
 import { beeCoverage, countFrame, countTracks } from './reports/counts.ts';
@@ -96,13 +100,12 @@ export async function analyseFile(
 
   // Honeybees shown on the frames may start tracks at the thresholds they are shown at; a track
   // that moved counts once the median score of its hits reaches its class's track score, if any.
-  const trackerOptions = trackerOptionsFor(
-    sampleFps,
-    detector.scoreThresholds(kind),
-    detector.trackScores(kind),
-  );
+  const thresholds = detector.scoreThresholds(kind);
+  const trackerOptions = trackerOptionsFor(sampleFps, thresholds, detector.trackScores(kind));
   let tracker = new Tracker(trackerOptions);
   let frames: FrameResult[] = [];
+  /** How each recorded frame looked, for the quality grade. */
+  let looks: FrameLook[] = [];
   let decodeMs = 0;
   let inferenceMs = 0;
   let trackingMs = 0;
@@ -117,6 +120,7 @@ export async function analyseFile(
       counts: countFrame(detections, identity.classes),
       beeCoveragePct: beeCoverage(detections, media.width, media.height),
     });
+    looks.push(frameLook(frame));
     if (options.keepPreviewFrame && (!busiest || detections.length > busiest.detections.length)) {
       busiest = { frame, detections };
     }
@@ -199,6 +203,7 @@ export async function analyseFile(
     throwIfAborted(options.signal);
     tracker = new Tracker(trackerOptions);
     frames = [];
+    looks = [];
     busiest = undefined;
     hornetFrame = undefined;
   }
@@ -226,6 +231,18 @@ export async function analyseFile(
     timing: { decodeMs, inferenceMs, trackingMs, totalMs: performance.now() - started },
     analysedAt: (deps.now?.() ?? new Date()).toISOString(),
   };
+  result.quality = gradeQuality(
+    qualitySignals({
+      kind: media.kind,
+      frames,
+      looks,
+      tracks,
+      sampleFps,
+      zoom: result.zoom,
+      sizeRatio: usualSizeRatio(detector, frames, media.width, media.height, kind),
+      thresholdFor: (cls) => thresholds.perClass[cls] ?? thresholds.score,
+    }),
+  );
   if (options.entrance && media.kind === 'video') {
     result.traffic = countTraffic(tracks, options.entrance, { ...media, sampleFps });
   }
@@ -280,6 +297,31 @@ export async function analyseFile(
     };
   }
   return result;
+}
+
+/**
+ * The honeybees' size (the card's auto-zoom quantile) at the detector's usual input scale, over
+ * the size it learnt: what auto-zoom judged, over every analysed frame; null when the card has
+ * no learnt size or too few honeybees were shown.
+ */
+function usualSizeRatio(
+  detector: Detector,
+  frames: readonly FrameResult[],
+  width: number,
+  height: number,
+  kind: 'image' | 'video',
+): number | null {
+  const card = detector.card.input.autoZoom;
+  if (!card) return null;
+  const { score, perClass } = detector.scoreThresholds(kind);
+  const scale = detector.inputSizeFor(width, height, 1).width / width;
+  const size = insectSize(
+    frames.flatMap((f) => f.detections),
+    scale,
+    card,
+    (cls) => perClass[cls] ?? score,
+  );
+  return size === undefined ? null : size / card.insectPx;
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -27,6 +27,8 @@ export type { ModelCard } from './detection/model-card.ts';
 export * from './reports/index.ts';
 export * from './eval/index.ts';
 export * from './traffic/index.ts';
+export * from './quality/index.ts';
+export * from './tracking/index.ts';
 
 /** The model shipped in `models/`, used when nobody names another. */
 export const DEFAULT_MODEL_PATH = fileURLToPath(

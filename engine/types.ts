@@ -152,6 +152,41 @@ export interface AnalysisTiming {
   totalMs: number;
 }
 
+/** How far a result can be trusted: footage like the model's training footage, or not. */
+export const QUALITY_GRADES = ['good', 'uncertain', 'poor'] as const;
+export type QualityGrade = (typeof QUALITY_GRADES)[number];
+
+/**
+ * What the quality grade is judged from, each relative to the model (its card's learnt insect
+ * size and display thresholds) so that a new detector keeps the same meaning; null where the
+ * result has too little to judge by (few honeybees, a picture's tracks).
+ */
+export interface QualitySignals {
+  /** Honeybees' size at the detector's usual scale over the size it learnt (before auto-zoom). */
+  sizeRatio: number | null;
+  /** The auto-zoom the file was analysed at (1: none). */
+  zoom: number;
+  /** Mean over shown honeybees of score / their class's display threshold. */
+  scoreRatio: number | null;
+  /** Share of shown honeybees scored under twice their class's display threshold. */
+  weakShare: number | null;
+  /** Median over frames of `FrameLook.sharpness` (contrast-normalised Laplacian). */
+  sharpness: number | null;
+  /** Median over frames of mean luma, 0-1. */
+  brightness: number | null;
+  /** Median over frames of the share of black or white pixels. */
+  clippedShare: number | null;
+  /** Videos: share of counted honeybee tracks that lasted under a second (lost and found again). */
+  shortTrackShare: number | null;
+}
+
+export interface ResultQuality {
+  grade: QualityGrade;
+  /** One sentence a beekeeper can read: why the grade. */
+  reason: string;
+  signals: QualitySignals;
+}
+
 /** Everything known about one analysed file. */
 export interface AnalysisResult {
   file: string;
@@ -175,6 +210,8 @@ export interface AnalysisResult {
   analysedAt: string;
   /** Entrance traffic, when an entrance was given (videos only). */
   traffic?: Traffic;
+  /** How far the counts can be trusted (`quality/grade.ts`); set by `analyseFile`. */
+  quality?: ResultQuality;
 }
 
 export interface AnalysisProgress {

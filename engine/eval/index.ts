@@ -77,3 +77,15 @@ export type {
   BoxEvalReport,
   CropEvalReport,
 } from './run.ts';
+export {
+  centreDistance,
+  consecutiveRuns,
+  frameNumber,
+  linkIdentities,
+  maxWeightMatching,
+  scoreTracking,
+  totalScore,
+  trackLabelledBoxes,
+  trackObjects,
+} from './track-metrics.ts';
+export type { FrameObjects, LinkOptions, TrackingScore } from './track-metrics.ts';
