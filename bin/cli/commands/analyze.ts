@@ -27,7 +27,15 @@ import {
 } from '../outputs.ts';
 import { readEntrance, trafficOptions, tracksPath, trafficText } from '../traffic.ts';
 import type { TrafficFlags } from '../traffic.ts';
-import { failureSummary, formatDuration, formatResultCounts, shownFolder } from '../ui/format.ts';
+import {
+  failureSummary,
+  formatDuration,
+  formatResultCounts,
+  middleEllipsis,
+  shownFolder,
+  terminalColumns,
+  wrapWords,
+} from '../ui/format.ts';
 import { progressFor } from '../ui/progress.tsx';
 
 interface AnalyzeFlags extends EngineFlags, TrafficFlags {
@@ -66,6 +74,7 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
   await fs.mkdir(outDir, { recursive: true });
   const { engine, mod } = await openEngine(flags);
   const proposals: string[] = [];
+  const qualityNotes: { file: string; grade: string; reason: string }[] = [];
 
   const names = new OutputNames();
   const labels = displayNames(files);
@@ -138,9 +147,14 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       // Auto-zoom is worth a word: the file's bees were off the size the model learnt.
       const zoom = result.zoom === 1 ? '' : `  auto-zoom ${result.zoom.toFixed(2)}x`;
       const thorough = result.videoAnalysis === 'thorough' ? '  thorough' : '';
+      // The grade in the table; the reason, a sentence, below it where the grade is not good.
+      const quality = result.quality ? `  quality ${result.quality.grade}` : '';
+      if (result.quality && result.quality.grade !== 'good') {
+        qualityNotes.push({ file: label, ...result.quality });
+      }
       progress.succeed(
         label,
-        `${framesDone}${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}${traffic}${zoom}${thorough}  (${formatDuration(result.timing.totalMs)})`,
+        `${framesDone}${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}${traffic}${zoom}${thorough}${quality}  (${formatDuration(result.timing.totalMs)})`,
       );
     }
     // Every file failed: a summary with a header and no rows would only look like a result.
@@ -151,6 +165,15 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
   }
 
   if (!flags.json && proposals.length > 0) process.stdout.write(`${proposals.join('\n')}\n`);
+  if (!flags.json && qualityNotes.length > 0) {
+    // Each note within the terminal: the file, then its reason indented.
+    const columns = terminalColumns(process.stdout);
+    const lines = qualityNotes.flatMap(({ file, grade, reason }) => [
+      middleEllipsis(`${file}: quality ${grade}`, columns),
+      ...wrapWords(reason, columns - 2).map((l) => `  ${l}`),
+    ]);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ results: json, failed }, null, 2)}\n`);
   }

@@ -101,3 +101,17 @@ export function shownFolder(dir: string, cwd = process.cwd()): string {
   const shown = rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? dir : rel;
   return shown.endsWith(path.sep) ? shown : `${shown}${path.sep}`;
 }
+
+/** `text` broken between words into lines of at most `width` columns (a longer word stays whole). */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
