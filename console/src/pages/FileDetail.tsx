@@ -50,6 +50,8 @@ interface Detail {
   on_screen?: { mean_honeybees: number; peak_honeybees: number } | null;
   /** Whether the viewer's plan shows wasp and hornet counts (absent on older servers). */
   research_plan?: boolean;
+  /** How far the counts can be trusted, and why (absent before grades, or on older servers). */
+  quality?: { grade: 'good' | 'uncertain' | 'poor'; reason: string } | null;
   bee_coverage_pct: number | null;
   model: { name: string; version: string; classes?: string[] } | null;
   frames: Frame[];
@@ -201,6 +203,24 @@ export function FileDetail() {
       {!processed && detail.status.toUpperCase() !== 'FAILED' ? (
         <Callout intent="warning" icon="time" className="hs-gap">
           This file is still being analysed. Counts appear here when its status is Processed.
+        </Callout>
+      ) : null}
+      {processed && detail.quality ? (
+        // Footage unlike the model's training footage is said so before any figure is read.
+        <Callout
+          intent={
+            detail.quality.grade === 'good'
+              ? 'success'
+              : detail.quality.grade === 'poor'
+                ? 'danger'
+                : 'warning'
+          }
+          icon={detail.quality.grade === 'good' ? 'tick-circle' : 'warning-sign'}
+          title={`Result quality: ${detail.quality.grade}`}
+          className="hs-gap hs-quality"
+          data-testid="result-quality"
+        >
+          {detail.quality.reason}
         </Callout>
       ) : null}
       <div className="hs-detail">
