@@ -14,6 +14,7 @@ import { LineChart } from '../components/LineChart.tsx';
 import type { Series } from '../components/LineChart.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { PreviewZoom } from '../components/PreviewZoom.tsx';
+import { CorrectFrames } from '../components/CorrectFrames.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { del, errorMessage, get } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
@@ -81,6 +82,9 @@ export function FileDetail() {
   const [error, setError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  // Bumped when a corrected frame is saved, so the counts are read again; frames corrected.
+  const [version, setVersion] = useState(0);
+  const [corrected, setCorrected] = useState<number[]>([]);
 
   const deleteFile = async (name: string) => {
     setDeleting(true);
@@ -107,7 +111,7 @@ export function FileDetail() {
     return () => {
       live = false;
     };
-  }, [id]);
+  }, [id, version]);
 
   if (error) {
     return (
@@ -252,7 +256,12 @@ export function FileDetail() {
         <div className="hs-detail-side">
           <Card className="hs-section-card" elevation={1}>
             <h2 className="hs-card-title">
-              {detail.kind === 'video' ? 'Unique insects' : 'Detections'}
+              {detail.kind === 'video' ? 'Unique insects' : 'Detections'}{' '}
+              {detail.kind === 'image' && corrected.includes(0) ? (
+                <Tag intent="success" minimal>
+                  Corrected
+                </Tag>
+              ) : null}
             </h2>
             <dl className="hs-counts">
               {cells.map((c) => (
@@ -300,8 +309,10 @@ export function FileDetail() {
                   </div>
                 </dl>
                 <p className="hs-muted hs-small">
-                  Detections in the picture: each insect the model found. Bee coverage: share of the
-                  picture covered by honeybees.
+                  {corrected.includes(0)
+                    ? 'Corrected counts: the boxes you saved for this photo, in place of the model\u2019s.'
+                    : 'Detections in the picture: each insect the model found.'}{' '}
+                  Bee coverage: share of the picture covered by honeybees.
                 </p>
               </>
             )}
@@ -326,6 +337,14 @@ export function FileDetail() {
           </Card>
         </div>
       </div>
+      {processed ? (
+        <CorrectFrames
+          fileId={detail.id}
+          location={detail.location}
+          onSaved={() => setVersion((v) => v + 1)}
+          onCorrected={setCorrected}
+        />
+      ) : null}
       {series.length > 0 ? (
         <Card className="hs-section-card" elevation={1}>
           <h2 className="hs-card-title">Insects on screen over time</h2>

@@ -1,0 +1,42 @@
+import { Callout } from '@blueprintjs/core';
+import { useEffect, useState } from 'react';
+import { get } from '../lib/api.ts';
+
+interface Accuracy {
+  frames: number;
+  min_frames: number;
+  sentence: string | null;
+}
+
+/**
+ * How the model did on the frames the beekeeper corrected at this hive (from 5 frames on), for
+ * a file's page (`fileId`) or a hive's page (`location` alone). Nothing below that.
+ */
+export function HiveAccuracy(props: { fileId?: number; location: string; version?: number }) {
+  const { fileId, location, version } = props;
+  const [accuracy, setAccuracy] = useState<Accuracy | null>(null);
+  useEffect(() => {
+    let live = true;
+    const url =
+      fileId !== undefined
+        ? `/api/files/${fileId}/accuracy`
+        : `/api/hive-accuracy?location=${encodeURIComponent(location)}`;
+    get<Accuracy>(url)
+      .then((a) => {
+        if (live) setAccuracy(a);
+      })
+      .catch(() => {
+        // The figure is a bonus: without it the page reads as before.
+      });
+    return () => {
+      live = false;
+    };
+  }, [fileId, location, version]);
+  if (!accuracy?.sentence) return null;
+  return (
+    <Callout icon="endorsed" intent="primary" className="hs-gap" title={`Accuracy at ${location}`}>
+      {accuracy.sentence} Counts are compared frame by frame; an insect counts as found when the
+      model&apos;s box covers the corrected one by half or more.
+    </Callout>
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * The frame editor (issue 46) in Chromium: a user opens a processed photo, moves one box, adds
+ * one, deletes one, changes a class and saves; the stored labels and the file's corrected counts
+ * follow. On a 390 px phone with touch, a box is dragged by a finger and deleted. Screenshots of
+ * the editor at 1280 and 390 px go to SCREENSHOT_DIR and to /tmp/shots46.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
+import type { TestServer } from '../integration/server-helpers.ts';
+import { createUserDirect, signIn } from '../integration/server-helpers.ts';
+import {
+  CHROMIUM_AVAILABLE,
+  launchBrowser,
+  newPage,
+  screenshot,
+  signInThroughUi,
+  startConsoleServer,
+} from './console-support.ts';
+
+const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots46';
+
+interface Label {
+  cls: string;
+  box: { x: number; y: number; width: number; height: number };
+}
+
+/** The whole page (from its top, so the sticky bar stays there) and the editor alone. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const editor = page.getByRole('region', { name: 'Frame editor' });
+  if ((await editor.count()) > 0)
+    await editor.screenshot({ path: path.join(SHOTS, `${name}-editor.png`) });
+}
+
+async function openEditor(page: Page, fileId: number): Promise<void> {
+  await page.goto(`/files/${fileId}`);
+  await page.getByRole('button', { name: 'Correct this photo' }).click();
+  await expect.poll(() => boxes(page).count(), { timeout: 60_000 }).toBeGreaterThan(0);
+}
+
+const boxes = (page: Page) =>
+  page.getByRole('region', { name: 'Frame editor' }).getByRole('button', { name: / box \d+$/ });
+
+describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let user: { id: number; email: string; password: string };
+
+  /** A processed photo of synthetic bees, uploaded through the API (analysed in the request). */
+  async function uploadPhoto(seed: number): Promise<number> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-editor-'));
+    const { file } = await writeBeeImage(
+      path.join(dir, `entrance-${seed}.png`),
+      randomBeeScene({ count: 6, seed }),
+    );
+    const client = server.client();
+    await signIn(client, user.email, user.password);
+    const form = new FormData();
+    form.append('file_description', 'Entrance, morning');
+    form.append('location', 'Apiary North');
+    form.append(
+      'file_data',
+      new Blob([new Uint8Array(fs.readFileSync(file))]),
+      path.basename(file),
+    );
+    const res = await client.request('POST', '/api/upload_docs/', { body: form });
+    expect(res.status).toBe(201);
+    return res.json<{ file: { id: number } }>().file.id;
+  }
+
+  const storedLabels = async (fileId: number): Promise<Label[]> => {
+    const row = (await server.app.db('corrected_frames').where('file_id', fileId).first()) as
+      { labels_json: string } | undefined;
+    return row ? (JSON.parse(row.labels_json) as Label[]) : [];
+  };
+
+  beforeAll(async () => {
+    server = await startConsoleServer();
+    browser = await launchBrowser();
+    user = await createUserDirect(server, { locations: ['Apiary North'] });
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('moves, adds, deletes and reclassifies boxes, saves, and the counts follow', async () => {
+    const fileId = await uploadPhoto(1);
+    const { context, page } = await newPage(browser, server.url);
+    await signInThroughUi(page, user.email, user.password);
+    await openEditor(page, fileId);
+    const editor = page.getByRole('region', { name: 'Frame editor' });
+    const before = await boxes(page).count();
+    expect(before).toBeGreaterThanOrEqual(3);
+
+    // Move the first box 40 px right and 30 px down on screen.
+    const first = boxes(page).first();
+    await first.scrollIntoViewIfNeeded();
+    const at = (await first.boundingBox())!;
+    await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(at.x + at.width / 2 + 20, at.y + at.height / 2 + 15, { steps: 4 });
+    await page.mouse.move(at.x + at.width / 2 + 40, at.y + at.height / 2 + 30, { steps: 4 });
+    await page.mouse.up();
+    const moved = (await first.boundingBox())!;
+    expect(moved.x - at.x).toBeCloseTo(40, -1);
+    expect(moved.y - at.y).toBeCloseTo(30, -1);
+    const firstName = (await first.getAttribute('aria-label'))!;
+
+    // Delete the last box with the Delete key.
+    await boxes(page).last().click();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => boxes(page).count()).toBe(before - 1);
+
+    // Add a box, and make it a drone by the toolbar.
+    await editor.getByRole('button', { name: 'Add box' }).click();
+    await expect.poll(() => boxes(page).count()).toBe(before);
+    await editor.getByRole('button', { name: 'Drone', exact: true }).click();
+    // Change the moved box's class to Worker by its key (1).
+    await first.click();
+    await page.keyboard.press('1');
+    await expect.poll(() => boxes(page).first().getAttribute('aria-label')).toBe('Worker box 1');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await shot(page, 'editor-1280');
+
+    await editor.getByRole('button', { name: 'Save corrections' }).click();
+    await page.getByText('Corrections saved').first().waitFor();
+    await page.getByText('1 frame corrected').waitFor();
+    await page.getByText('Corrected', { exact: true }).first().waitFor();
+
+    const labels = await storedLabels(fileId);
+    expect(labels).toHaveLength(before);
+    expect(labels.filter((l) => l.cls === 'bee')).toHaveLength(1);
+    expect(firstName).not.toBe('Worker box 1');
+    const tally = (cls: string) => labels.filter((l) => l.cls === cls).length;
+    const detail = (await (await page.request.get(`/api/files/${fileId}`)).json()) as {
+      counts: Record<string, number | null>;
+    };
+    expect(detail.counts).toMatchObject({
+      bee: tally('bee'),
+      pollen: tally('pollen'),
+      drone: tally('drone'),
+    });
+    // The page's counts are the corrected ones.
+    const workers = page.locator('.hs-count', { hasText: 'Worker' }).locator('dd').first();
+    await expect.poll(() => workers.textContent()).toBe(String(tally('bee')));
+    await shot(page, 'detail-corrected-1280');
+
+    // Saving again without a change is refused in words.
+    await page.reload();
+    await openEditor(page, fileId);
+    expect(await editor.getByRole('button', { name: 'Save corrections' }).isDisabled()).toBe(true);
+    await context.close();
+  }, 240_000);
+
+  it('on a 390 px phone a finger drags a box, and a box is deleted', async () => {
+    const fileId = await uploadPhoto(2);
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+      deviceScaleFactor: 2,
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await signInThroughUi(page, user.email, user.password);
+    await openEditor(page, fileId);
+    const editor = page.getByRole('region', { name: 'Frame editor' });
+    const before = await boxes(page).count();
+    const first = boxes(page).first();
+    await first.scrollIntoViewIfNeeded();
+    const at = (await first.boundingBox())!;
+    const cdp = await context.newCDPSession(page);
+    const x = at.x + at.width / 2;
+    const y = at.y + at.height / 2;
+    const touch = (type: string, dx: number, dy: number) =>
+      cdp.send('Input.dispatchTouchEvent', {
+        type,
+        touchPoints: type === 'touchEnd' ? [] : [{ x: x + dx, y: y + dy }],
+      });
+    await touch('touchStart', 0, 0);
+    for (let i = 1; i <= 5; i += 1) await touch('touchMove', 4 * i, 3 * i);
+    await touch('touchEnd', 20, 15);
+    const moved = (await first.boundingBox())!;
+    expect(moved.x - at.x).toBeCloseTo(20, -1);
+    expect(moved.y - at.y).toBeCloseTo(15, -1);
+
+    await boxes(page).last().tap();
+    await editor.getByRole('button', { name: 'Delete box' }).tap();
+    await expect.poll(() => boxes(page).count()).toBe(before - 1);
+    await shot(page, 'editor-390');
+    await editor.getByRole('button', { name: 'Zoom in' }).tap();
+    await editor.getByRole('button', { name: 'Zoom in' }).tap();
+    await shot(page, 'editor-390-zoomed');
+    await editor.getByRole('button', { name: 'Save corrections' }).tap();
+    await page.getByText('Corrections saved').first().waitFor();
+    expect(await storedLabels(fileId)).toHaveLength(before - 1);
+    await context.close();
+  }, 240_000);
+});
