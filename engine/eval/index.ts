@@ -81,6 +81,7 @@ export {
   centreDistance,
   consecutiveRuns,
   frameNumber,
+  labelledSequences,
   linkIdentities,
   maxWeightMatching,
   scoreTracking,
@@ -88,4 +89,9 @@ export {
   trackLabelledBoxes,
   trackObjects,
 } from './track-metrics.ts';
-export type { FrameObjects, LinkOptions, TrackingScore } from './track-metrics.ts';
+export type {
+  FrameObjects,
+  LabelledSequence,
+  LinkOptions,
+  TrackingScore,
+} from './track-metrics.ts';

@@ -9,7 +9,9 @@ import { iou } from '../detection/nms.ts';
 import { Tracker } from '../tracking/tracker.ts';
 import type { TrackerOptions } from '../tracking/tracker.ts';
 import { makeDetection } from '../detection/detection.ts';
+import { isProductClass } from '../types.ts';
 import type { Box, ProductClass, Track } from '../types.ts';
+import type { LabelledBox } from './datasets.ts';
 
 /** What one frame holds: objects with an identity (ground truth or a tracker's). */
 export interface FrameObjects {
@@ -363,4 +365,52 @@ export function trackLabelledBoxes(
     );
   });
   return tracker.finish();
+}
+
+/** One run of consecutive labelled frames, its boxes in pixels and its linked identities. */
+export interface LabelledSequence {
+  /** First and last frame numbers, e.g. `800-832` (`/6` with a stride). */
+  name: string;
+  images: string[];
+  /** Each frame's labelled boxes in source pixels, classes as labelled (any honeybee: bee). */
+  frames: { boxes: { cls: ProductClass; box: Box }[] }[];
+  /** The same boxes linked into identities (`linkIdentities`), frame i numbered i. */
+  gt: FrameObjects[];
+}
+
+/**
+ * The labelled frames of one recording (`images`, boxes normalised, all `width` x `height`)
+ * as sequences: each run of consecutive frame numbers (`consecutiveRuns`), linked.
+ */
+export function labelledSequences(
+  images: readonly { path: string; gt: readonly LabelledBox[] }[],
+  size: { width: number; height: number },
+  options: { minLength?: number; stride?: number; link?: LinkOptions } = {},
+): LabelledSequence[] {
+  const stride = options.stride ?? 1;
+  return consecutiveRuns(images, options).map((run) => {
+    const frames = run.map((image) => ({
+      boxes: image.gt.map((g) => ({
+        cls: isProductClass(g.cls) ? g.cls : ('bee' as const),
+        box: {
+          x: g.box.x * size.width,
+          y: g.box.y * size.height,
+          width: g.box.width * size.width,
+          height: g.box.height * size.height,
+        },
+      })),
+    }));
+    const gt = linkIdentities(
+      frames.map((f, i) => ({ frame: i, boxes: f.boxes.map((b) => b.box) })),
+      options.link,
+    );
+    const first = frameNumber(run[0]!.path);
+    const last = frameNumber(run.at(-1)!.path);
+    return {
+      name: `${first}-${last}${stride > 1 ? `/${stride}` : ''}`,
+      images: run.map((image) => image.path),
+      frames,
+      gt,
+    };
+  });
 }
