@@ -207,4 +207,26 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
     expect(await storedLabels(fileId)).toHaveLength(before - 1);
     await context.close();
   }, 240_000);
+  it('the consent setting is off by default, turns on with its time, and off again', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signInThroughUi(page, user.email, user.password);
+    await page.goto('/beeplans');
+    const toggle = page.getByRole('checkbox', {
+      name: 'Allow hivesight to use my corrected frames to improve the model',
+    });
+    await page.getByText(/^Off\. You have corrected/).waitFor();
+    expect(await toggle.isChecked()).toBe(false);
+    await page.getByText('Allow hivesight to use my corrected frames').click();
+    await page.getByText(/^On since /).waitFor();
+    await shot(page, 'consent-1280');
+    const on = (await (await page.request.get('/api/account/training-consent')).json()) as {
+      consent: boolean;
+      consent_at: string | null;
+    };
+    expect(on.consent).toBe(true);
+    expect(on.consent_at).not.toBeNull();
+    await page.getByText('Allow hivesight to use my corrected frames').click();
+    await page.getByText(/^Off since /).waitFor();
+    await context.close();
+  }, 120_000);
 });

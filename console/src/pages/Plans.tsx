@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { HornetAlertsSetting } from '../components/HornetAlertsSetting.tsx';
+import { TrainingConsentSetting } from '../components/TrainingConsentSetting.tsx';
 import { errorMessage, post } from '../lib/api.ts';
 import { toastError } from '../lib/toaster.ts';
 
@@ -117,6 +118,7 @@ export function Plans() {
         </Card>
       </div>
       {products.includes('Researcher') ? <HornetAlertsSetting /> : null}
+      {auth.isAuthenticated ? <TrainingConsentSetting /> : null}
     </div>
   );
 }
