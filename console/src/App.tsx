@@ -14,6 +14,8 @@ import { GroupResult } from './pages/GroupResult.tsx';
 import { Home } from './pages/Home.tsx';
 import { Instructions } from './pages/Instructions.tsx';
 import { Locations } from './pages/Locations.tsx';
+import { LocationEntrance } from './pages/LocationEntrance.tsx';
+import { HiveHistory } from './pages/HiveHistory.tsx';
 import { Login } from './pages/Login.tsx';
 import { Plans } from './pages/Plans.tsx';
 import { Register } from './pages/Register.tsx';
@@ -68,6 +70,8 @@ export function App() {
             <Route path="/file-upload-list" element={guard(<UploadedFiles />)} />
             <Route path="/files/:id" element={guard(<FileDetail />)} />
             <Route path="/locations" element={guard(<Locations />)} />
+            <Route path="/locations/:id/entrance" element={guard(<LocationEntrance />)} />
+            <Route path="/locations/:id/history" element={guard(<HiveHistory />)} />
             <Route path="/video-player" element={<VideoPlayer />} />
             <Route path="/contactus" element={guard(<Contact />)} />
             <Route path="/csv-file-search" element={admin(<FileSearch />)} />

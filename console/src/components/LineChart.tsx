@@ -1,7 +1,7 @@
 // Hand-written SVG line chart of per-frame counts over time. It is drawn at the width it is
 // shown at (one SVG unit per CSS pixel), so its tick labels keep their size on a phone instead of
 // shrinking with a fixed drawing, and a narrow chart gets fewer time ticks.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { countTicks, linePath, niceMax } from '../lib/chart.ts';
 import type { Point } from '../lib/chart.ts';
 
@@ -30,8 +30,19 @@ function useWidth(fallback: number) {
   return { ref, width };
 }
 
-export function LineChart({ title, series }: { title: string; series: Series[] }) {
+export function LineChart({
+  title,
+  series,
+  description = 'Counts per analysed frame',
+}: {
+  title: string;
+  series: Series[];
+  /** What the lines are, read out before their span and peaks. */
+  description?: string;
+}) {
   const { ref, width: W } = useWidth(640);
+  // Ids of its own: a page may show several charts.
+  const uid = useId();
   const H = W < NARROW ? 220 : 240;
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
@@ -48,11 +59,13 @@ export function LineChart({ title, series }: { title: string; series: Series[] }
       <svg
         viewBox={`0 0 ${W} ${H}`}
         role="img"
-        aria-labelledby="chart-title chart-desc"
+        aria-labelledby={`${uid}-title ${uid}-desc`}
         className="hs-chart-svg"
       >
-        <title id="chart-title">{title}</title>
-        <desc id="chart-desc">{`Counts per analysed frame over ${maxX.toFixed(1)} seconds. ${summary}.`}</desc>
+        <title id={`${uid}-title`}>{title}</title>
+        <desc
+          id={`${uid}-desc`}
+        >{`${description} over ${maxX.toFixed(1)} seconds. ${summary}.`}</desc>
         <g transform={`translate(${PAD.left} ${PAD.top})`}>
           {ticksY.map((t) => {
             const y = innerH - (t / maxY) * innerH;

@@ -16,6 +16,8 @@ import { PageHeader } from '../components/PageHeader.tsx';
 import { PreviewZoom } from '../components/PreviewZoom.tsx';
 import { CorrectFrames } from '../components/CorrectFrames.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
+import { FileHive } from '../components/TrafficCard.tsx';
+import type { FileTraffic } from '../lib/traffic.ts';
 import { del, errorMessage, get } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
 import { countCells, countText } from '../lib/fileDetail.ts';
@@ -56,6 +58,8 @@ interface Detail {
   bee_coverage_pct: number | null;
   model: { name: string; version: string; classes?: string[] } | null;
   frames: Frame[];
+  /** Entrance traffic when the location had an entrance at analysis (issue 43). */
+  traffic?: FileTraffic | null;
 }
 
 const SERIES = [
@@ -343,6 +347,14 @@ export function FileDetail() {
           location={detail.location}
           onSaved={() => setVersion((v) => v + 1)}
           onCorrected={setCorrected}
+        />
+      ) : null}
+      {processed ? (
+        <FileHive
+          fileId={detail.id}
+          name={detail.name}
+          kind={detail.kind}
+          traffic={detail.traffic ?? null}
         />
       ) : null}
       {series.length > 0 ? (

@@ -68,6 +68,20 @@ function LocationRow({
         </Tag>
       </div>
       <div className="hs-hive-loc-actions">
+        <Link
+          className="bp6-button"
+          to={`/locations/${location.id}/entrance`}
+          aria-label={`Entrance of ${location.name}`}
+        >
+          Entrance
+        </Link>
+        <Link
+          className="bp6-button"
+          to={`/locations/${location.id}/history`}
+          aria-label={`History of ${location.name}`}
+        >
+          History
+        </Link>
         <Button
           icon="edit"
           text="Rename"

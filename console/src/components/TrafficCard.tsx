@@ -1,0 +1,151 @@
+// Entrance traffic of one video on the file detail page (issue 43): bees in and out, net flow,
+// loops, the rates per minute, the passages per minute of video and their running totals.
+import { Card } from '@blueprintjs/core';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { LineChart } from './LineChart.tsx';
+import { get } from '../lib/api.ts';
+import type { FileTraffic } from '../lib/traffic.ts';
+import { cumulativeSteps, minuteLabel, perMinuteText } from '../lib/traffic.ts';
+import './hive.css';
+
+/** Okabe-Ito, apart from the class colours of the counts chart. */
+const IN_COLOR = '#009e73';
+const OUT_COLOR = '#cc79a7';
+
+/** The id of the file's hive location (null until known, or when it has none). */
+function useHiveOf(fileId: number): { id: number; name: string } | null {
+  const [hive, setHive] = useState<{ id: number; name: string } | null>(null);
+  useEffect(() => {
+    let live = true;
+    get<{ location: { id: number; name: string } }>(`/api/files/${fileId}/hive`)
+      .then((answer) => {
+        if (live) setHive(answer.location);
+      })
+      .catch(() => {
+        // A location renamed away or removed: the page simply has no hive links.
+      });
+    return () => {
+      live = false;
+    };
+  }, [fileId]);
+  return hive;
+}
+
+/**
+ * The file's entrance traffic when its location had an entrance, else a short note with links
+ * to set the entrance and to the hive's history.
+ */
+export function FileHive({
+  fileId,
+  name,
+  kind,
+  traffic,
+}: {
+  fileId: number;
+  name: string;
+  kind: 'image' | 'video';
+  traffic: FileTraffic | null;
+}) {
+  const hive = useHiveOf(fileId);
+  if (traffic) return <TrafficCard traffic={traffic} name={name} locationId={hive?.id ?? null} />;
+  if (!hive) return null;
+  return (
+    <Card className="hs-section-card" elevation={1}>
+      <h2 className="hs-card-title">Hive {hive.name}</h2>
+      <p className="hs-muted hs-small">
+        {kind === 'video'
+          ? 'This video was counted without an entrance, so it has no bees in and out. '
+          : ''}
+        <Link to={`/locations/${hive.id}/history`}>See this hive&apos;s history</Link>
+        {' · '}
+        <Link to={`/locations/${hive.id}/entrance`}>Set its entrance</Link>
+      </p>
+    </Card>
+  );
+}
+
+export function TrafficCard({
+  traffic,
+  name,
+  locationId,
+}: {
+  traffic: FileTraffic;
+  name: string;
+  /** The file's hive location, for a link to its history; null when unknown. */
+  locationId: number | null;
+}) {
+  const endS = traffic.per_minute.at(-1)?.end_s ?? 0;
+  const facts: Array<[string, string]> = [
+    ['Bees in', String(traffic.bees_in)],
+    ['Bees out', String(traffic.bees_out)],
+    ['Net flow', `${traffic.net_flow > 0 ? '+' : ''}${traffic.net_flow}`],
+    ['Loops', String(traffic.loops)],
+    ['In per minute', perMinuteText(traffic.in_per_minute)],
+    ['Out per minute', perMinuteText(traffic.out_per_minute)],
+  ];
+  return (
+    <Card className="hs-section-card" elevation={1}>
+      <h2 className="hs-card-title">Entrance traffic</h2>
+      <dl className="hs-counts" aria-label="Entrance traffic">
+        {facts.map(([label, value]) => (
+          <div key={label} className="hs-count">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="hs-muted hs-small">
+        Honeybees crossing the hive location&apos;s entrance: in from the field side, out from the
+        hive side, each bee once per passage. Loops: bees that left and came back within seconds
+        (orientation flights), counted as neither. Per minute: passages divided by the video&apos;s
+        length.
+        {locationId !== null ? (
+          <>
+            {' '}
+            <Link to={`/locations/${locationId}/history`}>See this hive&apos;s history</Link>.
+          </>
+        ) : null}
+      </p>
+      <h3 className="hs-card-subtitle">Traffic per minute</h3>
+      <table className="hs-traffic-table">
+        <thead>
+          <tr>
+            <th scope="col">Minute of video</th>
+            <th scope="col">In</th>
+            <th scope="col">Out</th>
+            <th scope="col">Loops</th>
+          </tr>
+        </thead>
+        <tbody>
+          {traffic.per_minute.map((row) => (
+            <tr key={row.minute}>
+              <td>{minuteLabel(row)}</td>
+              <td>{row.in}</td>
+              <td>{row.out}</td>
+              <td>{row.loops}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {endS > 0 ? (
+        <LineChart
+          title={`Bees in and out over time in ${name}`}
+          description="Running totals of bees in and out"
+          series={[
+            {
+              label: 'Bees in (total)',
+              color: IN_COLOR,
+              points: cumulativeSteps(traffic.events, 'in', endS),
+            },
+            {
+              label: 'Bees out (total)',
+              color: OUT_COLOR,
+              points: cumulativeSteps(traffic.events, 'out', endS),
+            },
+          ]}
+        />
+      ) : null}
+    </Card>
+  );
+}

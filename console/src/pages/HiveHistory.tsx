@@ -1,0 +1,241 @@
+// A hive location's history (issue 43): activity, pollen share and drone share across its
+// analysed files, one point per file at its recording time, within a date range, with a CSV of
+// the series. Its owner's page; administrators can open any location's.
+import {
+  AnchorButton,
+  Button,
+  Callout,
+  Card,
+  FormGroup,
+  NonIdealState,
+  Spinner,
+  Tag,
+} from '@blueprintjs/core';
+import { DateRangeInput3 } from '@blueprintjs/datetime2';
+import { enUS } from 'date-fns/locale';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { HistoryChart } from '../components/HistoryChart.tsx';
+import { PageHeader } from '../components/PageHeader.tsx';
+import { errorMessage, get } from '../lib/api.ts';
+import { toApiDate } from '../lib/dateRange.ts';
+import type { Range } from '../lib/dateRange.ts';
+import type { HistoryPoint } from '../lib/history.ts';
+import { ACTIVITY_SERIES, figure, SHARE_SERIES } from '../lib/history.ts';
+import { formatDateTime } from '../lib/format.ts';
+import '../components/hive.css';
+
+interface HistoryAnswer {
+  location: { id: number; name: string };
+  entrance: unknown;
+  points: HistoryPoint[];
+}
+
+function rangeQuery([start, end]: Range): string {
+  const params = new URLSearchParams();
+  if (start) params.set('from', toApiDate(start));
+  if (end) params.set('to', toApiDate(end));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function HiveHistory() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const base = `/api/locations/${encodeURIComponent(id)}`;
+  const [range, setRange] = useState<Range>([null, null]);
+  const [data, setData] = useState<HistoryAnswer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  // A half-picked range (start only) waits for its end before asking again.
+  const query = range[0] && !range[1] ? null : rangeQuery(range);
+
+  useEffect(() => {
+    if (query === null) return undefined;
+    let live = true;
+    setLoading(true);
+    get<HistoryAnswer>(`${base}/history${query}`)
+      .then((answer) => {
+        if (!live) return;
+        setData(answer);
+        setError(null);
+      })
+      .catch((e: unknown) => {
+        if (live) setError(errorMessage(e));
+      })
+      .finally(() => {
+        if (live) setLoading(false);
+      });
+    return () => {
+      live = false;
+    };
+  }, [base, query]);
+
+  if (error && !data) {
+    return (
+      <div className="hs-page">
+        <NonIdealState
+          icon="error"
+          title="Unable to load this hive's history"
+          description={error}
+          action={<Link to="/locations">Back to hive locations</Link>}
+        />
+      </div>
+    );
+  }
+  if (!data) return <Spinner className="hs-page-spinner" aria-label="Loading the hive history" />;
+
+  const points = data.points;
+  const counted = points.filter((p) => p.in_per_minute !== null).length;
+
+  return (
+    <div className="hs-page">
+      <PageHeader
+        title={`Hive history: ${data.location.name}`}
+        subtitle="Each point is one analysed file of this hive, at its recording time (the video's own time stamp when it has one, else the upload time)."
+        actions={
+          <>
+            <Button
+              icon="arrow-left"
+              text="Hive locations"
+              onClick={() => navigate('/locations')}
+            />
+            <Button
+              icon="flow-linear"
+              text="Entrance"
+              onClick={() => navigate(`/locations/${data.location.id}/entrance`)}
+            />
+          </>
+        }
+      />
+      <Card className="hs-section-card" elevation={1}>
+        <div className="hs-history-filters">
+          <FormGroup
+            label="Recorded between"
+            labelFor="history-start"
+            helperText="MM/DD/YYYY, or all time when empty"
+          >
+            <DateRangeInput3
+              value={range}
+              onChange={(next) => setRange([next[0] ?? null, next[1] ?? null])}
+              dateFnsFormat="MM/dd/yyyy"
+              locale={enUS}
+              allowSingleDayRange
+              closeOnSelection
+              contiguousCalendarMonths
+              shortcuts={false}
+              dayPickerProps={{ weekStartsOn: 0 }}
+              startInputProps={{
+                id: 'history-start',
+                'aria-label': 'Start date',
+                placeholder: 'MM/DD/YYYY',
+              }}
+              endInputProps={{ 'aria-label': 'End date', placeholder: 'MM/DD/YYYY' }}
+              popoverProps={{ placement: 'bottom-start' }}
+            />
+          </FormGroup>
+          <Button
+            icon="cross"
+            variant="minimal"
+            text="All time"
+            disabled={!range[0] && !range[1]}
+            onClick={() => setRange([null, null])}
+          />
+          <AnchorButton
+            icon="download"
+            intent="primary"
+            text="Export CSV"
+            href={`${base}/history.csv${query ?? ''}`}
+            download
+            disabled={points.length === 0}
+          />
+          {loading ? <Spinner size={20} aria-label="Updating" /> : null}
+          <Tag minimal round>
+            {points.length === 1 ? '1 file' : `${points.length} files`}
+          </Tag>
+        </div>
+        {error ? (
+          <Callout intent="danger" icon="error" className="hs-gap-top" role="alert">
+            {error}
+          </Callout>
+        ) : null}
+      </Card>
+      {points.length === 0 ? (
+        <NonIdealState
+          icon="timeline-line-chart"
+          title="No analysed files in this range"
+          description="Upload videos or pictures of this hive; each analysed file adds a point."
+        />
+      ) : (
+        <>
+          <Card className="hs-section-card" elevation={1}>
+            <h2 className="hs-card-title">Activity</h2>
+            <p className="hs-muted hs-small">
+              Bees in and out per minute where the hive&apos;s entrance was set when the video was
+              analysed ({counted} of {points.length} files); unique honeybees per minute of video
+              for the others. Hover or focus a point for its details; click it to open the file.
+            </p>
+            <HistoryChart
+              title={`Activity of ${data.location.name} per analysed file`}
+              points={points}
+              series={ACTIVITY_SERIES}
+              unit=" /min"
+            />
+          </Card>
+          <Card className="hs-section-card" elevation={1}>
+            <h2 className="hs-card-title">Pollen and drones</h2>
+            <p className="hs-muted hs-small">
+              Share of the file&apos;s honeybees carrying pollen, and share that are drones.
+            </p>
+            <HistoryChart
+              title={`Pollen and drone shares of ${data.location.name} per analysed file`}
+              points={points}
+              series={SHARE_SERIES}
+              unit=" %"
+              percent
+            />
+          </Card>
+          <Card className="hs-section-card" elevation={1}>
+            <h2 className="hs-card-title">Files</h2>
+            <div className="hs-history-table-wrap">
+              <table
+                className="hs-traffic-table hs-history-table"
+                aria-label="Files in the hive history"
+              >
+                <thead>
+                  <tr>
+                    <th scope="col">Recorded</th>
+                    <th scope="col">File</th>
+                    <th scope="col">In /min</th>
+                    <th scope="col">Out /min</th>
+                    <th scope="col">Unique bees /min</th>
+                    <th scope="col">Pollen</th>
+                    <th scope="col">Drones</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {[...points].reverse().map((p) => (
+                    <tr key={p.file_id}>
+                      <td>
+                        {formatDateTime(p.recorded_at)}
+                        {p.time_source === 'upload' ? ' (uploaded)' : ''}
+                      </td>
+                      <td>
+                        <Link to={`/files/${p.file_id}`}>{p.name}</Link>
+                      </td>
+                      <td>{figure(p.in_per_minute)}</td>
+                      <td>{figure(p.out_per_minute)}</td>
+                      <td>{figure(p.unique_bees_per_minute)}</td>
+                      <td>{figure(p.pollen_pct, ' %')}</td>
+                      <td>{figure(p.drones_pct, ' %')}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Card>
+        </>
+      )}
+    </div>
+  );
+}
