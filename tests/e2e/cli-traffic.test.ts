@@ -3,7 +3,7 @@
  * a clip of synthetic bees walking to and from one hive slot: two go in, one comes out.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,5 +123,46 @@ describe.skipIf(!hasModel)('analyze with an entrance', () => {
     const polygon = await hivesight(['analyze', 'entrance.mp4', '--entrance-file', 'two.json']);
     expect(polygon.exitCode).toBe(2);
     expect(existsSync(path.join(dir, 'hivesight-results'))).toBe(false);
+  });
+});
+
+describe.skipIf(!hasModel)('watch with an entrance', () => {
+  it('counts the videos arriving in the folder in and out, and refuses a bad entrance', async () => {
+    const bad = await hivesight(['watch', '.', '--out', 'never', '--entrance', '0,0.5,0,0.5']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('two different points');
+    expect(existsSync(path.join(dir, 'never'))).toBe(false);
+
+    const inbox = path.join(dir, 'inbox');
+    const out = path.join(dir, 'watched');
+    await mkdir(inbox, { recursive: true });
+    const watcher = execa(
+      'node',
+      [CLI, 'watch', inbox, '--out', out, '--settle-ms', '200', '--entrance', '0,0.5,1,0.5'],
+      { cwd: dir, reject: false, env: { NO_COLOR: '1' }, extendEnv: true, timeout: 240_000 },
+    );
+    let stderr = '';
+    watcher.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const until = Date.now() + 60_000;
+    while (!/ready/.test(stderr)) {
+      if (Date.now() > until) throw new Error(`watch did not start: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await copyFile(path.join(dir, 'entrance.mp4'), path.join(inbox, 'arrived.mp4'));
+    const summaryFile = path.join(out, 'summary.csv');
+    const done = Date.now() + 180_000;
+    while (!existsSync(summaryFile) || !/arrived\.mp4/.test(await readFile(summaryFile, 'utf8'))) {
+      if (Date.now() > done) throw new Error(`arrived.mp4 not analysed: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    watcher.kill('SIGINT');
+    const run = await watcher;
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/arrived\.mp4: .*in 2, out 1, loops 0/);
+    const summary = (await readFile(summaryFile, 'utf8')).trim().split('\n');
+    expect(summary[0]).toMatch(/,bees_in,bees_out$/);
+    expect(summary[1]).toMatch(/^arrived\.mp4,.*,2,1$/);
+    const frames = (await readFile(path.join(out, 'arrived.csv'), 'utf8')).trim().split('\n');
+    expect(frames[0]).toMatch(/,bees_in_cumulative,bees_out_cumulative$/);
   });
 });

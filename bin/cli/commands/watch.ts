@@ -1,7 +1,9 @@
 /**
  * `hivesight watch DIR --out OUT`: analyses each new or changed media file in DIR once (same
  * outputs as analyze, summary.csv kept up to date), survives bad files (recorded as failed) and
- * restarts (OUT/.hivesight-watch.json), and stops cleanly on Ctrl-C.
+ * restarts (OUT/.hivesight-watch.json), and stops cleanly on Ctrl-C. With `--entrance` or
+ * `--entrance-file` (as analyze) videos get in/out counts; a file analysed before keeps its
+ * counts when the entrance changes (delete its entry from the state file to count it again).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +22,8 @@ import {
 } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import { OutputNames, SUMMARY_FILE, writeAtomic, writeFileOutputs } from '../outputs.ts';
+import { readEntrance, trafficOptions, trafficText } from '../traffic.ts';
+import type { TrafficFlags } from '../traffic.ts';
 import { formatResultCounts } from '../ui/format.ts';
 import { plainWatchView, renderWatchTable } from '../ui/watch-table.tsx';
 import {
@@ -32,7 +36,7 @@ import {
 
 const MEDIA_EXTENSIONS = new Set(['.mp4', '.avi', '.jpg', '.jpeg', '.png']);
 
-interface WatchFlags extends EngineFlags {
+interface WatchFlags extends EngineFlags, Pick<TrafficFlags, 'entrance' | 'entranceFile'> {
   out: string;
   settleMs: number;
 }
@@ -52,6 +56,8 @@ export function registerWatchCommand(program: Command): void {
         .argParser(positiveInteger('--settle-ms', 600_000))
         .default(1000),
     )
+    .addOption(trafficOptions()[0]!)
+    .addOption(trafficOptions()[1]!)
     .action(async (dir: string, flags: WatchFlags) => {
       process.exitCode = await watchFolder(dir, flags);
     });
@@ -63,6 +69,7 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
   if (!stat?.isDirectory()) {
     throw new UserError(`${root} is not a folder.`, 'Give the folder where new footage arrives.');
   }
+  const entrance = await readEntrance(flags);
   const outDir = path.resolve(flags.out);
   await fs.mkdir(outDir, { recursive: true });
   const { engine, mod } = await openEngine(flags);
@@ -135,6 +142,7 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
       const result = await engine.analyse(file, {
         keepPreviewFrame: true,
         signal: controller.signal,
+        ...(entrance ? { entrance } : {}),
         onProgress: (p) =>
           view.set({
             file: rel,
@@ -164,7 +172,8 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
             result.media.kind,
             result.counts,
             mod.honeybeesOnScreen(result.frames),
-          ),
+          ) +
+          (result.traffic ? `, ${trafficText(result.traffic)}` : ''),
       });
     } catch (error) {
       // Stopping mid-file: record nothing, so the next start analyses it again.
