@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAnalyzeCommand } from './commands/analyze.ts';
+import { registerDatasetCommand } from './commands/dataset.ts';
 import { registerEvalCommand } from './commands/eval.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { registerWatchCommand } from './commands/watch.ts';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerWatchCommand(program);
   registerEvalCommand(program);
   registerServerCommands(program);
+  registerDatasetCommand(program);
   return program;
 }
 

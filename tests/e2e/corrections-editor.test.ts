@@ -183,7 +183,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
     const cdp = await context.newCDPSession(page);
     const x = at.x + at.width / 2;
     const y = at.y + at.height / 2;
-    const touch = (type: string, dx: number, dy: number) =>
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', dx: number, dy: number) =>
       cdp.send('Input.dispatchTouchEvent', {
         type,
         touchPoints: type === 'touchEnd' ? [] : [{ x: x + dx, y: y + dy }],

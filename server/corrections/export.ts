@@ -1,0 +1,171 @@
+/**
+ * The training export (issue 46): consenting users' corrected frames as a YOLO dataset that
+ * `hivesight eval DIR` reads unchanged and `training/train.py --extra DIR` is meant to take:
+ *
+ *   images/<site>-f<file>-<frame>.jpg   the still the correction was made on
+ *   labels/<same>.txt                   one `class cx cy w h` line per box, normalised
+ *   classes.txt                         the class names, in the eval's built-in vocabulary
+ *   manifest.json                       per frame: site (hashed location), camera size, date,
+ *                                       consent time, reviewed; so training splits by site
+ *
+ * Only frames whose owner's consent is on at export time are written; a revoked consent drops
+ * them from every later export. The folder must be new or empty, so an old export's frames are
+ * never left beside a new one.
+ */
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import type { ProductClass } from '../../engine/vocabulary.ts';
+import { typed } from '../files/access.ts';
+import { storedPath } from '../files/storage.ts';
+import type { CorrectionRow } from './frames.ts';
+import { toCorrection } from './frames.ts';
+import { stillsDir } from './stills.ts';
+
+/** classes.txt, in class-index order: names the eval maps to bee, pollen, drone, wasp, hornet. */
+export const EXPORT_CLASSES: ReadonlyArray<[ProductClass, string]> = [
+  ['bee', 'worker-bee-no-pollen'],
+  ['pollen', 'worker-bee-pollen'],
+  ['drone', 'drone-bee'],
+  ['wasp', 'wasp'],
+  ['hornet', 'hornet'],
+];
+
+export interface ManifestFrame {
+  image: string;
+  label: string;
+  /** Hash of the owner and the location name: one per hive, never the name itself. */
+  site: string;
+  width: number;
+  height: number;
+  /** When the file was uploaded (YYYY-MM-DD), and the frame's time in it. */
+  date: string;
+  time_s: number;
+  consent_at: string;
+  reviewed: boolean;
+  corrected_at: string;
+  boxes: number;
+}
+
+export interface Manifest {
+  format: 'hivesight-corrections/1';
+  exported_at: string;
+  reviewed_only: boolean;
+  classes: string[];
+  sites: number;
+  frames: ManifestFrame[];
+}
+
+export class ExportFolderNotEmpty extends Error {}
+
+/** The hashed site of a hive: stable across exports, not reversible without the name. */
+export function siteHash(userId: number, location: string): string {
+  return createHash('sha256')
+    .update(`hivesight-site\n${userId}\n${location.trim().toLowerCase()}`)
+    .digest('hex')
+    .slice(0, 12);
+}
+
+interface ExportRow extends CorrectionRow {
+  owner_id: number;
+  location: string;
+  file_created_at: string;
+  training_consent_at: string;
+}
+
+/** The frames an export would hold now. */
+export async function exportableFrames(db: Knex, opts: { reviewedOnly: boolean }) {
+  const query = db('corrected_frames')
+    .join('files', 'files.id', 'corrected_frames.file_id')
+    .join('users', 'users.id', 'files.user_id')
+    .whereNotNull('users.training_consent_at')
+    .select(
+      'corrected_frames.*',
+      'files.user_id as owner_id',
+      'files.location',
+      'files.created_at as file_created_at',
+      'users.training_consent_at',
+    )
+    .orderBy([
+      { column: 'files.id', order: 'asc' },
+      { column: 'corrected_frames.frame_index', order: 'asc' },
+    ]);
+  if (opts.reviewedOnly) query.andWhere('corrected_frames.reviewed', true);
+  return typed<ExportRow[]>(query);
+}
+
+/** One frame's YOLO label text. */
+export function yoloLines(
+  labels: ReadonlyArray<{
+    cls: ProductClass;
+    box: { x: number; y: number; width: number; height: number };
+  }>,
+  width: number,
+  height: number,
+): string {
+  const f = (n: number) => n.toFixed(6);
+  return labels
+    .map((l) => {
+      const c = EXPORT_CLASSES.findIndex(([cls]) => cls === l.cls);
+      const { x, y, width: w, height: h } = l.box;
+      return `${c} ${f((x + w / 2) / width)} ${f((y + h / 2) / height)} ${f(w / width)} ${f(h / height)}`;
+    })
+    .join('\n');
+}
+
+export async function exportDataset(
+  db: Knex,
+  opts: { dataDir: string; outDir: string; reviewedOnly: boolean; now: Date },
+): Promise<{ manifest: Manifest; skipped: number }> {
+  const existing = await readdir(opts.outDir).catch(() => null);
+  if (existing && existing.length > 0)
+    throw new ExportFolderNotEmpty(
+      `${opts.outDir} is not empty: export into a new or empty folder, so no frame of an earlier export (perhaps of a user who has since revoked consent) stays beside this one.`,
+    );
+  await mkdir(path.join(opts.outDir, 'images'), { recursive: true });
+  await mkdir(path.join(opts.outDir, 'labels'), { recursive: true });
+  const rows = await exportableFrames(db, opts);
+  const frames: ManifestFrame[] = [];
+  let skipped = 0;
+  for (const row of rows) {
+    const c = toCorrection(row);
+    const still = c.stillName ? storedPath(stillsDir(opts.dataDir), c.stillName) : null;
+    if (!still || !(await stat(still).catch(() => null))?.isFile()) {
+      skipped += 1;
+      continue;
+    }
+    const site = siteHash(Number(row.owner_id), row.location);
+    const stem = `${site}-f${c.fileId}-${String(c.index).padStart(5, '0')}`;
+    await copyFile(still, path.join(opts.outDir, 'images', `${stem}.jpg`));
+    const text = yoloLines(c.labels, c.width, c.height);
+    await writeFile(path.join(opts.outDir, 'labels', `${stem}.txt`), text ? `${text}\n` : '');
+    frames.push({
+      image: `images/${stem}.jpg`,
+      label: `labels/${stem}.txt`,
+      site,
+      width: c.width,
+      height: c.height,
+      date: String(row.file_created_at).slice(0, 10),
+      time_s: c.timeS,
+      consent_at: row.training_consent_at,
+      reviewed: c.reviewed,
+      corrected_at: c.updatedAt,
+      boxes: c.labels.length,
+    });
+  }
+  const manifest: Manifest = {
+    format: 'hivesight-corrections/1',
+    exported_at: opts.now.toISOString(),
+    reviewed_only: opts.reviewedOnly,
+    classes: EXPORT_CLASSES.map(([, name]) => name),
+    sites: new Set(frames.map((f) => f.site)).size,
+    frames,
+  };
+  await writeFile(path.join(opts.outDir, 'classes.txt'), `${manifest.classes.join('\n')}\n`);
+  await writeFile(
+    path.join(opts.outDir, 'manifest.json'),
+    `${JSON.stringify(manifest, null, 2)}\n`,
+  );
+  return { manifest, skipped };
+}
