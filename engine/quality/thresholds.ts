@@ -3,7 +3,7 @@
  * `above` grades values over it; `below` values under it.
  *
  * How they were chosen (docs/experiments/002-quality-grade.md; re-run with
- * `node bin/run-ts.mjs tests/bench/quality-thresholds.ts`, which prints the rule's choice): the
+ * `node bin/run-ts.mjs tests/bench/quality-thresholds.ts`, which prints both sets below): the
  * signals and honeybee count errors of 132 hive-entrance TRAINING frames
  * (training/splits/hive-entrance-train.txt), of 194 shifted views of them
  * (training/shifted_view.py --split train: zoom 0.6-1.6x, light, blur, 360p JPEG) and of the
@@ -14,8 +14,9 @@
  * - Size: the shifted views' count error did not rise with it (auto-zoom rescales them), and one
  *   clip's bees are one size, so its training tail (0.078) would flag nearly every other
  *   camera. Chosen after that result: the card's own figures, `uncertain` past its auto-zoom
- *   tolerance (1.25x, ln 0.223: the zoom had to act), `poor` past its zoom range (2x, ln 0.69:
- *   the zoom could not bring the bees back). Relative to the card, so they follow a new model.
+ *   tolerance (1.25x, ln 0.223, rounded out to 0.23: the zoom had to act), `poor` past its zoom
+ *   range (2x, ln 0.693, to 0.7: the zoom could not bring the bees back). Relative to the
+ *   card, so they follow a new model.
  * - Brightness: no count-error rise over the shifted views' 0.34-0.85 mean luma either; the one
  *   clip's 0.62-0.64 cannot stand for daylight. Set by hand beyond that range (0.15, 0.85).
  * - Short tracks: 1.5x the largest training clip's share.
@@ -42,7 +43,7 @@ export interface QualityThresholds {
 }
 
 export const QUALITY_THRESHOLDS: QualityThresholds = {
-  sizeOff: { direction: 'above', uncertain: 0.223, poor: 0.69 },
+  sizeOff: { direction: 'above', uncertain: 0.23, poor: 0.7 },
   scoreRatio: { direction: 'below', uncertain: 2.4, poor: 2.1 },
   weakShare: { direction: 'above', uncertain: 0.44, poor: 0.53 },
   sharpness: { direction: 'below', uncertain: 0.039, poor: 0.025 },
