@@ -27,6 +27,7 @@ import { accuracyOf } from '../corrections/hive-accuracy.ts';
 import { consentOf, setConsent } from '../corrections/consent.ts';
 import { sendFile } from '../corrections/send.ts';
 import { storedPath } from '../files/storage.ts';
+import { parseLocationId, visibleLocation } from '../locations/entrance.ts';
 
 const HONEYBEE_ONLY = new Set(['bee', 'pollen', 'drone']);
 const FRAME_GONE =
@@ -152,6 +153,16 @@ export function correctionsRoutes(app: AppContext): Router {
     const location = typeof ctx.query.location === 'string' ? ctx.query.location : '';
     if (!location.trim()) throw new ValidationError('Name the hive: ?location=NAME.');
     ctx.body = await accuracyOf(app.db, currentUser(ctx).id, location);
+  });
+
+  // A hive location's page (its owner's, or any for an admin).
+  router.get('/api/locations/:id/accuracy', app.requireUser, async (ctx) => {
+    const location = await visibleLocation(
+      app.db,
+      currentUser(ctx),
+      parseLocationId(ctx.params.id),
+    );
+    ctx.body = await accuracyOf(app.db, location.user_id, location.name);
   });
 
   router.get('/api/account/training-consent', app.requireUser, async (ctx) => {

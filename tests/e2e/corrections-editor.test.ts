@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
 import type { TestServer } from '../integration/server-helpers.ts';
 import { createUserDirect, signIn } from '../integration/server-helpers.ts';
+import { insertFile } from '../integration/files-helpers.ts';
 import {
   CHROMIUM_AVAILABLE,
   launchBrowser,
@@ -227,6 +228,49 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
     expect(on.consent_at).not.toBeNull();
     await page.getByText('Allow hivesight to use my corrected frames').click();
     await page.getByText(/^Off since /).waitFor();
+    await context.close();
+  }, 120_000);
+  it('a hive with 5 corrected frames shows its accuracy on its page and on its files', async () => {
+    const owner = await createUserDirect(server, { locations: ['Orchard Hill'] });
+    const box = (x: number) => ({ x, y: 10, width: 20, height: 20 });
+    let lastFile = 0;
+    // Five frames, 2 insects each; the model missed one insect on one frame: 10 % off, 90 % found.
+    for (let i = 0; i < 5; i += 1) {
+      const now = new Date().toISOString();
+      lastFile = await insertFile(server, owner.id, {
+        original_name: `orchard-${i}.png`,
+        location: 'Orchard Hill',
+      });
+      await server.app.db('corrected_frames').insert({
+        file_id: lastFile,
+        frame_index: 0,
+        time_s: 0,
+        still_name: `${String(i + 1).padStart(2, '0')}${'b'.repeat(30)}.jpg`,
+        width: 320,
+        height: 240,
+        labels_json: JSON.stringify([box(0), box(50)].map((b) => ({ cls: 'bee', box: b }))),
+        model_json: JSON.stringify(
+          (i === 0 ? [box(0)] : [box(0), box(50)]).map((b) => ({ cls: 'bee', score: 0.9, box: b })),
+        ),
+        author_id: owner.id,
+        reviewed: false,
+        created_at: now,
+        updated_at: now,
+      });
+    }
+    const sentence =
+      "On 5 frames you corrected at this hive, the model's counts were within 10 %, and it found 90 % of the insects.";
+    const { context, page } = await newPage(browser, server.url);
+    await signInThroughUi(page, owner.email, owner.password);
+    const locations = (await (await page.request.get('/api/locations')).json()) as {
+      locations: Array<{ id: number; name: string }>;
+    };
+    const orchard = locations.locations.find((l) => l.name === 'Orchard Hill')!;
+    await page.goto(`/locations/${orchard.id}/history`);
+    await page.getByText(sentence).first().waitFor();
+    await shot(page, 'hive-accuracy-1280');
+    await page.goto(`/files/${lastFile}`);
+    await page.getByText(sentence).first().waitFor();
     await context.close();
   }, 120_000);
 });

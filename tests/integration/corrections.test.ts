@@ -232,5 +232,16 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
     expect(five.sentence).toBe(
       "On 5 frames you corrected at this hive, the model's counts were within 10 %, and it found 90 % of the insects.",
     );
+    // The hive's page reads the same figure by location id; another user cannot.
+    const listed = (await owner.client.get('/api/locations')).json<{
+      locations: Array<{ id: number; name: string }>;
+    }>().locations;
+    const orchard = listed.find((l) => l.name === 'Orchard Hill')!;
+    const byId = (await owner.client.get(`/api/locations/${orchard.id}/accuracy`)).json<{
+      sentence: string;
+    }>();
+    expect(byId.sentence).toBe(five.sentence);
+    const stranger = await userWithLocations(t.server);
+    expect((await stranger.client.get(`/api/locations/${orchard.id}/accuracy`)).status).toBe(404);
   });
 });

@@ -10,17 +10,25 @@ interface Accuracy {
 
 /**
  * How the model did on the frames the beekeeper corrected at this hive (from 5 frames on), for
- * a file's page (`fileId`) or a hive's page (`location` alone). Nothing below that.
+ * a file's page (`fileId`), a hive's page (`locationId`) or the signed-in user's hive by name.
+ * Nothing below 5 frames.
  */
-export function HiveAccuracy(props: { fileId?: number; location: string; version?: number }) {
-  const { fileId, location, version } = props;
+export function HiveAccuracy(props: {
+  fileId?: number;
+  locationId?: number;
+  location: string;
+  version?: number;
+}) {
+  const { fileId, locationId, location, version } = props;
   const [accuracy, setAccuracy] = useState<Accuracy | null>(null);
   useEffect(() => {
     let live = true;
     const url =
       fileId !== undefined
         ? `/api/files/${fileId}/accuracy`
-        : `/api/hive-accuracy?location=${encodeURIComponent(location)}`;
+        : locationId !== undefined
+          ? `/api/locations/${locationId}/accuracy`
+          : `/api/hive-accuracy?location=${encodeURIComponent(location)}`;
     get<Accuracy>(url)
       .then((a) => {
         if (live) setAccuracy(a);
@@ -31,7 +39,7 @@ export function HiveAccuracy(props: { fileId?: number; location: string; version
     return () => {
       live = false;
     };
-  }, [fileId, location, version]);
+  }, [fileId, locationId, location, version]);
   if (!accuracy?.sentence) return null;
   return (
     <Callout icon="endorsed" intent="primary" className="hs-gap" title={`Accuracy at ${location}`}>

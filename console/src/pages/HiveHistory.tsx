@@ -17,6 +17,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { HistoryChart } from '../components/HistoryChart.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
+import { HiveAccuracy } from '../components/HiveAccuracy.tsx';
 import { errorMessage, get } from '../lib/api.ts';
 import { toApiDate } from '../lib/dateRange.ts';
 import type { Range } from '../lib/dateRange.ts';
@@ -108,6 +109,7 @@ export function HiveHistory() {
           </>
         }
       />
+      <HiveAccuracy locationId={data.location.id} location={data.location.name} />
       <Card className="hs-section-card" elevation={1}>
         <div className="hs-history-filters">
           <FormGroup
