@@ -166,3 +166,49 @@ describe.skipIf(!hasModel)('watch with an entrance', () => {
     expect(frames[0]).toMatch(/,bees_in_cumulative,bees_out_cumulative$/);
   });
 });
+
+describe.skipIf(!hasModel)('eval with a crossings file', () => {
+  it('scores counted passages against hand-counted crossings, alone or beside a box set', async () => {
+    const set = path.join(dir, 'crossings-set');
+    await mkdir(set, { recursive: true });
+    await copyFile(path.join(dir, 'entrance.mp4'), path.join(set, 'walk.mp4'));
+    // The walks' own crossing moments of the line y = 0.5 (the fixture's ground truth).
+    await writeFile(
+      path.join(set, 'walk.crossings.csv'),
+      'time_s,direction,class\n1.33,in,bee\n5.07,out,bee\n7.15,in,bee\n',
+    );
+    await writeFile(
+      path.join(set, 'walk.entrance.json'),
+      JSON.stringify({
+        kind: 'line',
+        points: [
+          [0, 0.5],
+          [1, 0.5],
+        ],
+      }),
+    );
+    const run = await hivesight(['eval', set, '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      kind: string;
+      crossings: {
+        clips: { clip: string }[];
+        total: Record<string, { labelled: number; matched: number; precision: number | null }>;
+      };
+    };
+    expect(report.kind).toBe('crossings');
+    expect(report.crossings.clips.map((c) => c.clip)).toEqual(['walk.mp4']);
+    expect(report.crossings.total.in).toMatchObject({ labelled: 2, matched: 2, precision: 1 });
+    expect(report.crossings.total.out).toMatchObject({ labelled: 1, matched: 1, precision: 1 });
+
+    const text = await hivesight(['eval', set]);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toContain('entrance crossings (1 clip, matched within 1 s):');
+    expect(text.stdout).toMatch(/^in +2 +2 +2 +1\.000 +1\.000 +0\.0 %/m);
+
+    await writeFile(path.join(set, 'lost.crossings.csv'), 'time_s,direction,class\n');
+    const lost = await hivesight(['eval', set]);
+    expect(lost.exitCode).toBe(1);
+    expect(lost.stderr).toMatch(/lost\.crossings\.csv has no clip beside it/);
+  });
+});

@@ -6,8 +6,10 @@
  * `--intervals` (or `--block N` for runs of video frames) adds 95 % bootstrap intervals, to tell
  * a real model change from the scatter; `--baseline MODEL` scores a second model on the same
  * images and prints each figure's change with a paired interval (what both models share cancels,
- * so it is far narrower); `--errors` says what the errors are (eval-errors.ts).
+ * so it is far narrower); `--errors` says what the errors are (eval-errors.ts). A dataset with
+ * clips and hand-counted crossings files adds the entrance-crossings figure (crossings-eval.ts).
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
@@ -20,6 +22,13 @@ import { modelOption, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import { paint, table } from '../ui/format.ts';
 import { formatErrors } from './eval-errors.ts';
+import {
+  crossingsOnlyEval,
+  evaluateCrossings,
+  findCrossingClips,
+  formatCrossings,
+} from '../crossings-eval.ts';
+import type { CrossingsReport } from '../crossings-eval.ts';
 import { progressFor } from '../ui/progress.tsx';
 
 interface EvalFlags extends EngineFlags {
@@ -161,6 +170,11 @@ export function registerEvalCommand(program: Command): void {
 
 export async function runEval(dataset: string, flags: EvalFlags): Promise<number> {
   const { engine } = await openEngine(flags);
+  const clips = await findCrossingClips(dataset);
+  if (clips.length > 0 && !existsSync(path.join(dataset, 'images'))) {
+    await crossingsOnlyEval(dataset, clips, engine, Boolean(flags.json));
+    return EXIT_OK;
+  }
   const base = flags.baseline
     ? (await openEngine({ ...flags, model: flags.baseline })).engine
     : undefined;
@@ -220,7 +234,14 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
       thresholds: base.detector.scoreThresholds('image'),
     });
   }
-  const output: EvalOutput = { ...report, model: model(identity), thresholds, gates };
+  const crossings = clips.length > 0 ? await evaluateCrossings(engine, clips) : undefined;
+  const output: EvalOutput = {
+    ...report,
+    model: model(identity),
+    thresholds,
+    gates,
+    ...(crossings && { crossings }),
+  };
   if (flags.json) process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
   else process.stdout.write(formatReport(output));
 
@@ -288,7 +309,8 @@ const span = (i: { low: number; high: number } | null | undefined, digits = 3) =
   i ? `${i.low.toFixed(digits)}-${i.high.toFixed(digits)}` : 'n/a';
 
 type Named = { model: { name: string; version: string } };
-type EvalOutput = EvalReport & Named & { thresholds: ScoreThresholds; gates: GateResult[] };
+type EvalOutput = EvalReport &
+  Named & { thresholds: ScoreThresholds; gates: GateResult[]; crossings?: CrossingsReport };
 
 const signed = (n: number, digits: number) => `${n >= 0 ? '+' : ''}${n.toFixed(digits)}`;
 /** A change and its interval; "to" because either end may be negative. */
@@ -358,6 +380,7 @@ function formatReport(output: EvalOutput): string {
     );
   }
   if (output.errors) lines.push('', ...formatErrors(output));
+  if (output.crossings) lines.push('', ...formatCrossings(output.crossings));
   for (const note of output.notes) lines.push(`note: ${note}`);
   for (const g of output.gates) {
     const verdict = g.ok ? 'ok' : 'FAILED';
