@@ -4,6 +4,8 @@
  * the frame's counts, and a photo's counts), the hive's accuracy on corrected frames, and the
  * user's consent to their corrected frames being used for training. Owners and admins only.
  */
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { Detection } from '../../engine/vocabulary.ts';
@@ -26,7 +28,10 @@ import type { StillInfo } from '../corrections/stills.ts';
 import { accuracyOf } from '../corrections/hive-accuracy.ts';
 import { consentOf, setConsent } from '../corrections/consent.ts';
 import { sendFile } from '../corrections/send.ts';
-import { storedPath } from '../files/storage.ts';
+import { generatedName, storedPath } from '../files/storage.ts';
+import { exportDataset } from '../corrections/export.ts';
+import { tarArchive } from '../corrections/tar.ts';
+import type { TarEntry } from '../corrections/tar.ts';
 import { parseLocationId, visibleLocation } from '../locations/entrance.ts';
 
 const HONEYBEE_ONLY = new Set(['bee', 'pollen', 'drone']);
@@ -163,6 +168,40 @@ export function correctionsRoutes(app: AppContext): Router {
       parseLocationId(ctx.params.id),
     );
     ctx.body = await accuracyOf(app.db, location.user_id, location.name);
+  });
+
+  // The console's export button (admins): the same dataset as `hivesight dataset export`, as a tar.
+  router.get('/api/admin/corrections-dataset.tar', app.requireAdmin, async (ctx) => {
+    const reviewedOnly = ctx.query.reviewed_only === '1' || ctx.query.reviewed_only === 'true';
+    const now = app.clock.now();
+    const stem = `hivesight-corrections-${now.toISOString().slice(0, 10)}`;
+    const work = path.join(app.config.dataDir, 'exports-tmp', generatedName());
+    try {
+      await mkdir(work, { recursive: true });
+      const { manifest } = await exportDataset(app.db, {
+        dataDir: app.config.dataDir,
+        outDir: work,
+        reviewedOnly,
+        now,
+      });
+      const entries: TarEntry[] = [{ name: `${stem}/` }];
+      for (const sub of ['images', 'labels']) {
+        entries.push({ name: `${stem}/${sub}/` });
+        for (const name of (await readdir(path.join(work, sub))).sort())
+          entries.push({
+            name: `${stem}/${sub}/${name}`,
+            data: await readFile(path.join(work, sub, name)),
+          });
+      }
+      for (const name of ['classes.txt', 'manifest.json'])
+        entries.push({ name: `${stem}/${name}`, data: await readFile(path.join(work, name)) });
+      ctx.set('Content-Type', 'application/x-tar');
+      ctx.set('Content-Disposition', `attachment; filename="${stem}.tar"`);
+      ctx.set('X-Hivesight-Frames', String(manifest.frames.length));
+      ctx.body = tarArchive(entries, now);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 
   router.get('/api/account/training-consent', app.requireUser, async (ctx) => {

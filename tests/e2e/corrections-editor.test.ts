@@ -4,6 +4,7 @@
  * follow. On a 390 px phone with touch, a box is dragged by a finger and deleted. Screenshots of
  * the editor at 1280 and 390 px go to SCREENSHOT_DIR and to /tmp/shots46.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import type { TestServer } from '../integration/server-helpers.ts';
 import { createUserDirect, signIn } from '../integration/server-helpers.ts';
 import { insertFile } from '../integration/files-helpers.ts';
 import {
+  ADMIN,
   CHROMIUM_AVAILABLE,
   launchBrowser,
   newPage,
@@ -271,6 +273,34 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
     await shot(page, 'hive-accuracy-1280');
     await page.goto(`/files/${lastFile}`);
     await page.getByText(sentence).first().waitFor();
+    await context.close();
+  }, 120_000);
+  it('an admin downloads the training dataset: consenting users\u2019 frames only', async () => {
+    const owner = server.client();
+    await signIn(owner, user.email, user.password);
+    await owner.post('/api/account/training-consent', { consent: true });
+    const { context, page } = await newPage(browser, server.url);
+    await signInThroughUi(page, ADMIN.email, ADMIN.password);
+    await page.goto('/users-list');
+    const listed = async (): Promise<string[]> => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export training dataset' }).click(),
+      ]);
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hs-tar-')), 'set.tar');
+      await download.saveAs(file);
+      return execFileSync('tar', ['-tf', file], { encoding: 'utf8' }).trim().split('\n');
+    };
+    const withConsent = await listed();
+    await shot(page, 'dataset-export-1280');
+    // The two photos corrected above (desktop and phone), with their labels and the manifest.
+    expect(withConsent.filter((n) => /\/images\/.+\.jpg$/.test(n))).toHaveLength(2);
+    expect(withConsent.filter((n) => /\/labels\/.+\.txt$/.test(n))).toHaveLength(2);
+    expect(withConsent.some((n) => n.endsWith('/manifest.json'))).toBe(true);
+    expect(withConsent.some((n) => n.endsWith('/classes.txt'))).toBe(true);
+    await owner.post('/api/account/training-consent', { consent: false });
+    const revoked = await listed();
+    expect(revoked.filter((n) => n.endsWith('.jpg'))).toHaveLength(0);
     await context.close();
   }, 120_000);
 });

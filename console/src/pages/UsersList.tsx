@@ -4,6 +4,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { AdministratorsOnly } from '../components/RouteGuards.tsx';
 import { DataTable } from '../components/DataTable.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
+import { DatasetExport } from '../components/DatasetExport.tsx';
 import { Stat } from './FileSearch.tsx';
 import { ApiError, errorMessage, getBlob, post, saveBlob } from '../lib/api.ts';
 import { filterUsersByEmail, userStats } from '../lib/filters.ts';
@@ -141,6 +142,7 @@ export function UsersList() {
         ) : null}
         {content}
       </Card>
+      <DatasetExport />
     </div>
   );
 }

@@ -1,0 +1,52 @@
+import { Button, Card, Checkbox } from '@blueprintjs/core';
+import { useState } from 'react';
+import { errorMessage, getBlob, saveBlob } from '../lib/api.ts';
+import { toastError, toastSuccess } from '../lib/toaster.ts';
+import './frame-editor.css';
+
+/**
+ * Administrators' training export (issue 46): consenting users' corrected frames as a YOLO
+ * dataset in one .tar (GET /api/admin/corrections-dataset.tar), the same as
+ * `hivesight dataset export`.
+ */
+export function DatasetExport() {
+  const [reviewedOnly, setReviewedOnly] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const blob = await getBlob(
+        `/api/admin/corrections-dataset.tar${reviewedOnly ? '?reviewed_only=1' : ''}`,
+      );
+      saveBlob(blob, `hivesight-corrections-${new Date().toISOString().slice(0, 10)}.tar`);
+      toastSuccess('Download started.', undefined, 2000);
+    } catch (e) {
+      toastError('Download failed', errorMessage(e), 4000);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card className="hs-section-card" elevation={1}>
+      <h2 className="hs-card-title">Training data from corrected frames</h2>
+      <p className="hs-muted hs-small">
+        The frames users corrected, from users who allowed their use to improve the model, as a YOLO
+        dataset (images, labels, classes.txt and a manifest naming each hive by a code) for
+        hivesight eval and training. Users who revoked their consent are left out.
+      </p>
+      <div className="hs-frame-picker">
+        <Checkbox
+          checked={reviewedOnly}
+          onChange={(e) => setReviewedOnly(e.currentTarget.checked)}
+          label="Reviewed frames only"
+        />
+        <Button
+          icon="archive"
+          text="Export training dataset"
+          loading={busy}
+          onClick={() => void download()}
+        />
+      </div>
+    </Card>
+  );
+}
