@@ -11,6 +11,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
 import { typed } from '../files/access.ts';
 import { mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
+import { sweepStills } from '../corrections/retention.ts';
 
 const STALE_MS = 6 * 3600_000;
 /** Names checked against the files table per query. */
@@ -44,6 +45,7 @@ export async function sweepRetention(
   await sweepUnreferenced(db, dirs.previews, 'preview_name', now.getTime());
   await sweepUnreferenced(db, dirs.honeybeePreviews, 'preview_name', now.getTime());
   await sweepUnreferenced(db, dirs.hornetPreviews, 'preview_name', now.getTime());
+  await sweepStills(db, opts);
   return deleted;
 }
 

@@ -52,7 +52,8 @@ export function correctionsRoutes(app: AppContext): Router {
     const index = Number(params.index);
     if (!/^\d{1,6}$/.test(params.index ?? '')) throw new NotFound('No such frame.');
     const correction = await correctionOf(app.db, row.id, index);
-    const corrected = new Set(correction ? [index] : []);
+    // A still erased with its video (no consent) leaves the frame's labels but nothing to open.
+    const corrected = new Set(correction?.stillName ? [index] : []);
     const entry = availableFrames(row, corrected).find((f) => f.index === index);
     if (!entry) {
       const exists = rowFrames(row).some((f) => f.index === index) || index === 0;
@@ -75,9 +76,10 @@ export function correctionsRoutes(app: AppContext): Router {
       file_id: row.id,
       kind: row.kind,
       media_kept: row.media_deleted_at === null,
-      frames: availableFrames(row, new Set(byIndex.keys())).map((f) =>
-        frameListEntry(row, f, byIndex.get(f.index)),
-      ),
+      frames: availableFrames(
+        row,
+        new Set(corrections.filter((c) => c.stillName).map((c) => c.index)),
+      ).map((f) => frameListEntry(row, f, byIndex.get(f.index))),
       corrected: corrections.map((c) => ({
         index: c.index,
         time_s: c.timeS,
@@ -105,7 +107,7 @@ export function correctionsRoutes(app: AppContext): Router {
 
   router.get('/api/files/:id/frames/:index/still.jpg', app.requireUser, async (ctx) => {
     const { row, entry, correction } = await loadFrame(ctx, ctx.params);
-    const name = correction?.stillName ?? (await stillFor(app, row, entry)).name;
+    const name = correction?.stillName || (await stillFor(app, row, entry)).name;
     await sendFile(ctx, storedPath(stillsDir(app.config.dataDir), name), 'image/jpeg');
   });
 

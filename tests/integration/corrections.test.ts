@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
+import { sweepRetention } from '../../server/queue/retention.ts';
 
 interface Box {
   x: number;
@@ -243,5 +244,66 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
     expect(byId.sentence).toBe(five.sentence);
     const stranger = await userWithLocations(t.server);
     expect((await stranger.client.get(`/api/locations/${orchard.id}/accuracy`)).status).toBe(404);
+  });
+  runDb('a corrected video frame keeps its still past retention only with consent', async () => {
+    const stills = path.join(t.server.dataDir, 'stills');
+    fs.mkdirSync(stills, { recursive: true });
+    const day = 24 * 3600_000;
+    const correctedVideo = async (userId: number, name: string) => {
+      const id = await insertFile(t.server, userId, {
+        kind: 'video',
+        format: 'mp4',
+        media_deleted_at: new Date().toISOString(),
+        frames: frames([1, 2], { bee: 1 }),
+      });
+      fs.writeFileSync(path.join(stills, name), photo);
+      fs.writeFileSync(path.join(stills, name.replace('.jpg', '.json')), '{}');
+      const now = new Date().toISOString();
+      await t.server.app.db('corrected_frames').insert({
+        file_id: id,
+        frame_index: 1,
+        time_s: 0.2,
+        still_name: name,
+        width: 640,
+        height: 480,
+        labels_json: JSON.stringify([{ cls: 'bee', box: { x: 1, y: 1, width: 20, height: 20 } }]),
+        model_json: '[]',
+        author_id: userId,
+        reviewed: false,
+        created_at: now,
+        updated_at: now,
+      });
+      return id;
+    };
+    const without = await userWithLocations(t.server);
+    const withConsent = await userWithLocations(t.server);
+    await withConsent.client.post('/api/account/training-consent', { consent: true });
+    const gone = await correctedVideo(without.id, `${'c'.repeat(32)}.jpg`);
+    const kept = await correctedVideo(withConsent.id, `${'d'.repeat(32)}.jpg`);
+    // A cached still of a frame never saved, older than the retention time.
+    const cache = path.join(stills, `${'e'.repeat(32)}.jpg`);
+    fs.writeFileSync(cache, photo);
+    const old = new Date(Date.now() - 2 * day);
+    fs.utimesSync(cache, old, old);
+    // Before the sweep, the erased video's corrected frame can still be opened.
+    expect((await without.client.get(`/api/files/${gone}/frames/1`)).status).toBe(200);
+
+    await sweepRetention(t.server.app.db, {
+      dataDir: t.server.dataDir,
+      retentionHours: 24,
+      clock: { now: () => new Date() },
+    });
+    expect(fs.existsSync(path.join(stills, `${'c'.repeat(32)}.jpg`))).toBe(false);
+    expect(fs.existsSync(path.join(stills, `${'d'.repeat(32)}.jpg`))).toBe(true);
+    expect(fs.existsSync(cache)).toBe(false);
+    // The labels and counts stay; the frame can no longer be opened.
+    const list = (await without.client.get(`/api/files/${gone}/frames`)).json<{
+      frames: unknown[];
+      corrected: unknown[];
+    }>();
+    expect(list.frames).toHaveLength(0);
+    expect(list.corrected).toHaveLength(1);
+    expect((await without.client.get(`/api/files/${gone}/frames/1`)).status).toBe(404);
+    expect((await withConsent.client.get(`/api/files/${kept}/frames/1`)).status).toBe(200);
   });
 });
