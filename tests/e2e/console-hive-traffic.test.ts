@@ -151,6 +151,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     await p.getByRole('heading', { name: 'Traffic per minute' }).waitFor();
     await p.getByRole('cell', { name: '0:00–0:09' }).waitFor();
     await p.getByRole('img', { name: /Bees in and out over time in second-visit\.mp4/ }).waitFor();
+    await shot(p, 'file-traffic-1280');
+    const detailUrl = new URL(p.url()).pathname;
 
     // The hive's history, from the detail page.
     await p.getByRole('link', { name: "See this hive's history" }).click();
@@ -205,6 +207,26 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     await phone.getByRole('img', { name: /with the entrance drawn over it/ }).waitFor();
     await phone.waitForTimeout(300);
     await shot(phone, 'entrance-editor-390');
+    // The arrow keys move a focused end; the proposal (an area where tracks end) replaces the
+    // draft until undone.
+    await phone.getByRole('button', { name: /^Entrance end 1/ }).focus();
+    await phone.keyboard.press('ArrowRight');
+    await phone.getByText('Line from (6%, 50%) to (95%, 50%)').waitFor();
+    await phone.getByRole('button', { name: 'Propose from my videos' }).click();
+    await phone.getByText('Area of 4 corners').waitFor();
+    await phone
+      .getByText(/^Proposed: the area where \d+ of \d+ bee track starts and ends/)
+      .waitFor();
+    await phone.getByRole('button', { name: /^Entrance corner 4/ }).waitFor();
+    await shot(phone, 'entrance-proposal-390');
+    await phone.getByRole('button', { name: 'Undo changes' }).click();
+    await phone.getByText('Line from (5%, 50%) to (95%, 50%)').waitFor();
+    expect(await phone.getByText(/^Proposed:/).count()).toBe(0);
+    await phone.goto(detailUrl);
+    await phone.getByRole('heading', { name: 'Entrance traffic' }).waitFor();
+    await shot(phone, 'file-traffic-390');
+    await phone.goBack();
+    await phone.getByRole('heading', { name: 'Entrance: Apiary North' }).waitFor();
     await phone.getByRole('button', { name: 'Hive history' }).click();
     await phone.getByRole('img', { name: 'Activity of Apiary North per analysed file' }).waitFor();
     await shot(phone, 'hive-history-390');

@@ -20,7 +20,7 @@ import { del, errorMessage, get, put } from '../lib/api.ts';
 import type { Entrance } from '../lib/entrance.ts';
 import { DEFAULT_LINE, describeEntrance, sameEntrance, swapSides } from '../lib/entrance.ts';
 import { formatDateTime } from '../lib/format.ts';
-import { toastError, toastInfo, toastSuccess } from '../lib/toaster.ts';
+import { toastError, toastSuccess } from '../lib/toaster.ts';
 
 interface Frame {
   file_id: number;
@@ -59,6 +59,8 @@ export function LocationEntrance() {
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [confirmClear, setConfirmClear] = useState(false);
+  // What the last proposal said, beside the editor (a toast would cover the buttons on a phone).
+  const [note, setNote] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -100,6 +102,7 @@ export function LocationEntrance() {
     try {
       await put(base, { entrance: draft });
       setProblem(null);
+      setNote(null);
       toastSuccess(
         'Entrance saved',
         `Videos of ${data.location.name} analysed from now on count bees in and out.`,
@@ -128,14 +131,14 @@ export function LocationEntrance() {
     try {
       const answer = await get<ProposalAnswer>(`${base}/proposal`);
       if (!answer.proposal) {
-        toastInfo('No proposal', answer.message);
+        setNote(answer.message ?? 'No entrance could be proposed. Draw it instead.');
         return;
       }
       setDraft(answer.proposal.entrance);
-      toastInfo(
-        'Proposed entrance',
-        `Where ${answer.proposal.track_ends} of ${answer.proposal.of} bee tracks in ` +
-          `${answer.proposal.file_name} start or end. Move its corners if needed, then save.`,
+      setNote(
+        `Proposed: the area where ${answer.proposal.track_ends} of ${answer.proposal.of} bee ` +
+          `track starts and ends in ${answer.proposal.file_name} lie. Move its corners if ` +
+          'needed, then save.',
       );
     } catch (error) {
       toastError('Proposal failed', errorMessage(error));
@@ -241,7 +244,10 @@ export function LocationEntrance() {
               variant="minimal"
               text="Undo changes"
               disabled={!changed}
-              onClick={() => setDraft(saved ?? DEFAULT_LINE)}
+              onClick={() => {
+                setDraft(saved ?? DEFAULT_LINE);
+                setNote(null);
+              }}
             />
             {saved ? (
               <Button
@@ -253,6 +259,11 @@ export function LocationEntrance() {
               />
             ) : null}
           </div>
+          {note ? (
+            <Callout intent="primary" icon="predictive-analysis" className="hs-gap">
+              {note}
+            </Callout>
+          ) : null}
           {problem ? (
             <Callout intent="danger" icon="error" role="alert">
               {problem}
