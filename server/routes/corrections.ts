@@ -12,7 +12,7 @@ import type { Detection } from '../../engine/vocabulary.ts';
 import { beeCoverage } from '../../engine/vocabulary.ts';
 import type { AppContext, SessionUser } from '../context.ts';
 import { currentUser } from '../context.ts';
-import { isoWithOffset, rowCounts, rowFrames } from '../files/records.ts';
+import { isoWithOffset, rowCounts, rowFrames, rowSummary } from '../files/records.ts';
 import type { FileRow } from '../files/records.ts';
 import { loadVisibleFile, typed } from '../files/access.ts';
 import { planFor } from '../files/plans.ts';
@@ -322,6 +322,14 @@ async function saveCorrection(
     if (row.kind === 'image') {
       const before = rowCounts(current) ?? undefined;
       update.counts_json = JSON.stringify(labelCounts(v.labels, before));
+      // A photo's coverage is its one frame's.
+      const summary = rowSummary(current);
+      const corrected = frames.find((f) => f.index === entry.index);
+      if (summary && corrected)
+        update.summary_json = JSON.stringify({
+          ...summary,
+          beeCoveragePct: corrected.beeCoveragePct,
+        });
     }
     await trx('files').where('id', row.id).update(update);
   });

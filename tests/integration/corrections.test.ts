@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
+import { randomBeeScene, writeBeeImage, writeBeeVideo } from '../../fixtures/index.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
 import { sweepRetention } from '../../server/queue/retention.ts';
@@ -306,4 +306,55 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
     expect((await without.client.get(`/api/files/${gone}/frames/1`)).status).toBe(404);
     expect((await withConsent.client.get(`/api/files/${kept}/frames/1`)).status).toBe(200);
   });
+  run(
+    'corrects a sampled frame of a kept video: that frame\u2019s counts change, not the tracks',
+    async () => {
+      const owner = await userWithLocations(t.server);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-corrections-video-'));
+      const { file } = await writeBeeVideo(path.join(dir, 'walk.mp4'), { seconds: 1, fps: 10 });
+      const id = await insertFile(t.server, owner.id, {
+        kind: 'video',
+        format: 'mp4',
+        media: fs.readFileSync(file),
+        counts: counts({ bee: 3 }),
+        frames: [0, 1, 2, 3, 4].map((i) => ({
+          index: i,
+          timeS: i * 0.2,
+          counts: counts({ bee: i === 2 ? 4 : 2 }),
+          beeCoveragePct: 1,
+        })),
+      });
+      const list = (await owner.client.get(`/api/files/${id}/frames`)).json<{
+        frames: Array<{ index: number; source: string }>;
+      }>();
+      expect(list.frames.map((f) => f.source)).toEqual([
+        'sampled',
+        'sampled',
+        'preview',
+        'sampled',
+        'sampled',
+      ]);
+      const frame = (await owner.client.get(`/api/files/${id}/frames/3`)).json<FrameView>();
+      expect(frame).toMatchObject({ index: 3, labels: null });
+      expect(frame.width).toBeGreaterThan(0);
+      const still = await owner.client.get(frame.image_url);
+      expect(still.status).toBe(200);
+      const saved = await owner.client.request('PUT', `/api/files/${id}/frames/3`, {
+        json: {
+          labels: [
+            { cls: 'drone', box: { x: 10, y: 10, width: 30, height: 30 } },
+            { cls: 'bee', box: { x: 60, y: 10, width: 30, height: 30 } },
+          ],
+        },
+      });
+      expect(saved.status).toBe(200);
+      const detail = (await owner.client.get(`/api/files/${id}`)).json<{
+        counts: Record<string, number | null>;
+        frames: Array<{ index: number; counts: Record<string, number | null> }>;
+      }>();
+      expect(detail.counts).toMatchObject({ bee: 3, drone: 0 });
+      expect(detail.frames[3]?.counts).toMatchObject({ bee: 1, drone: 1 });
+      expect(detail.frames[2]?.counts).toMatchObject({ bee: 4 });
+    },
+  );
 });
