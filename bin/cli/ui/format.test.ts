@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failureSummary, middleEllipsis, shownFolder } from './format.ts';
+import { failureSummary, middleEllipsis, shownFolder, wrapWords } from './format.ts';
 
 describe('middleEllipsis', () => {
   it('keeps short names and cuts long ones in the middle, to the width', () => {
@@ -29,5 +29,16 @@ describe('shownFolder', () => {
   it('shows a folder under the working folder relatively, others in full', () => {
     expect(shownFolder('/work/x/results', '/work/x')).toBe(`results${path.sep}`);
     expect(shownFolder('/elsewhere/out', '/work/x')).toBe(`/elsewhere/out${path.sep}`);
+  });
+});
+
+describe('wrapWords', () => {
+  it('breaks a sentence between words within the width, keeping a longer word whole', () => {
+    const reason = 'Bees look much larger than in our training footage; counts may be off.';
+    const lines = wrapWords(reason, 30);
+    expect(lines.join(' ')).toBe(reason);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(30);
+    expect(wrapWords('a verylongword b', 4)).toEqual(['a', 'verylongword', 'b']);
+    expect(wrapWords('', 10)).toEqual([]);
   });
 });
