@@ -1,5 +1,11 @@
-/** A tiny structured logger (one JSON line per event); silent in tests unless asked. */
-import fs from 'node:fs';
+/**
+ * The server's logger: pino, writing one JSON line per event (`time`, `level`, `msg`, fields).
+ * Info lines (one per API request) go to stdout through an asynchronous buffered stream, since a
+ * synchronous write(2) per request cost more than the cheap routes themselves under load;
+ * warnings and errors go to stderr at once. The small `Logger` interface keeps pino behind this
+ * one module.
+ */
+import pino from 'pino';
 
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -7,56 +13,35 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-/** Flush the info buffer once it holds this much, without waiting for the next turn. */
-const FLUSH_BYTES = 64 * 1024;
-
-/**
- * Info lines (one per API request) are batched and written once per event-loop turn: stdout on
- * a pipe or file is a synchronous write in Node, and one write(2) per request cost more than
- * the cheap routes themselves under load. Warnings and errors go out at once, and whatever is
- * buffered is written before the process exits.
- */
 export function createLogger(opts: { silent?: boolean } = {}): Logger {
-  let pending: string[] = [];
-  let pendingBytes = 0;
-  let scheduled = false;
-  const flush = (): void => {
-    scheduled = false;
-    if (pending.length === 0) return;
-    const text = pending.join('');
-    pending = [];
-    pendingBytes = 0;
-    process.stdout.write(text);
-  };
-  if (!opts.silent) {
-    process.once('exit', () => {
-      if (pending.length === 0) return;
-      try {
-        fs.writeSync(1, pending.join(''));
-      } catch {
-        // stdout already closed: nothing left to tell
-      }
-    });
-  }
-  const write = (level: string, msg: string, fields?: Record<string, unknown>): void => {
-    if (opts.silent) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }) + '\n';
-    if (level === 'error' || level === 'warn') {
-      process.stderr.write(line);
-      return;
+  if (opts.silent) return { info: () => {}, warn: () => {}, error: () => {} };
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const stderr = pino.destination({ dest: 2, sync: true });
+  process.once('exit', () => {
+    try {
+      stdout.flushSync();
+    } catch {
+      // stdout already closed: nothing left to tell
     }
-    pending.push(line);
-    pendingBytes += line.length;
-    if (pendingBytes >= FLUSH_BYTES) flush();
-    else if (!scheduled) {
-      scheduled = true;
-      setImmediate(flush);
-    }
-  };
+  });
+  const log = pino(
+    {
+      base: null,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    pino.multistream(
+      [
+        { level: 'info', stream: stdout },
+        { level: 'warn', stream: stderr },
+      ],
+      { dedupe: true },
+    ),
+  );
   return {
-    info: (m, f) => write('info', m, f),
-    warn: (m, f) => write('warn', m, f),
-    error: (m, f) => write('error', m, f),
+    info: (m, f) => log.info(f ?? {}, m),
+    warn: (m, f) => log.warn(f ?? {}, m),
+    error: (m, f) => log.error(f ?? {}, m),
   };
 }
 

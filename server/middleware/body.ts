@@ -1,55 +1,51 @@
 /**
- * A small JSON body parser (koa-bodyparser is not a dependency). Parses `application/json` (and
- * urlencoded forms) up to `limitBytes` into `ctx.request.body`; larger bodies are refused with 413
- * before being read in full. Multipart bodies are left alone for the upload route's own parser.
+ * Request bodies: @koa/bodyparser (co-body) parses JSON (`application/json`, `+json`) and
+ * urlencoded forms up to `limitBytes` into `ctx.request.body`; multipart bodies are left to the
+ * upload route's own parser. Its errors become our typed ones, so the error table answers them.
+ * The NUL check stays ours: PostgreSQL cannot store NUL in a text column.
  */
+import { bodyParser } from '@koa/bodyparser';
 import type { Context, Middleware } from 'koa';
 import { PayloadTooLarge, ValidationError } from '../errors.ts';
 
 export function jsonBody(limitBytes: number): Middleware {
+  const parse = bodyParser({
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    enableTypes: ['json', 'form'],
+    detectJSON: (ctx) => Boolean(ctx.is('application/json', '+json')),
+    jsonStrict: false,
+    jsonLimit: limitBytes,
+    formLimit: limitBytes,
+    onError: (err, ctx) => {
+      throw parseError(err, ctx, limitBytes);
+    },
+  });
   return async (ctx, next) => {
-    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) {
+    await parse(ctx, async () => {
+      refuseNul(ctx);
       await next();
-      return;
-    }
-    const isJson = ctx.is('application/json', '+json');
-    const isForm = ctx.is('application/x-www-form-urlencoded');
-    if (!isJson && !isForm) {
-      await next();
-      return;
-    }
-    const declared = Number(ctx.get('content-length') || '0');
-    if (declared > limitBytes) {
-      // The body stays unread: the connection cannot carry another request after this answer.
-      ctx.set('Connection', 'close');
-      throw new PayloadTooLarge(`Request body is larger than ${limitBytes} bytes`);
-    }
-    const raw = await readLimited(ctx, limitBytes);
-    let body: unknown = {};
-    if (raw.trim() !== '') {
-      if (isJson) {
-        try {
-          body = JSON.parse(raw);
-        } catch {
-          throw new ValidationError('The request body is not valid JSON');
-        }
-        if (JSON_NUL.test(raw)) throw new ValidationError(NUL_MESSAGE);
-      } else {
-        const form = new URLSearchParams(raw);
-        if ([...form].some(([k, v]) => hasNul(k) || hasNul(v)))
-          throw new ValidationError(NUL_MESSAGE);
-        body = Object.fromEntries(form);
-      }
-    }
-    setBody(ctx, body);
-    await next();
+    });
   };
 }
 
+function parseError(err: Error, ctx: Context, limitBytes: number): Error {
+  const type = (err as { type?: string }).type;
+  if (type === 'entity.too.large') {
+    // The rest of the body stays unread: the connection cannot carry another request after this.
+    ctx.set('Connection', 'close');
+    return new PayloadTooLarge(`Request body is larger than ${limitBytes} bytes`);
+  }
+  // The client went away mid-body: its doing, not a server fault.
+  if (type === 'request.aborted' || !ctx.req.complete)
+    return new ValidationError('The request was interrupted before its body arrived.');
+  if (err instanceof SyntaxError) return new ValidationError('The request body is not valid JSON');
+  return new ValidationError('The request body could not be read.');
+}
+
 /**
- * A NUL character in any text is refused: PostgreSQL cannot store it in a text column (the
- * query fails, which was a 500) and no field of ours has a use for it. In JSON text it can
- * only appear escaped: `\u0000` preceded by an even number of backslashes.
+ * A NUL character in any text is refused: PostgreSQL cannot store it in a text column and no
+ * field of ours has a use for it. In JSON text it can only appear escaped: `\u0000` preceded by
+ * an even number of backslashes.
  */
 export const NUL_MESSAGE = 'Text fields cannot contain NUL characters.';
 const JSON_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/;
@@ -58,32 +54,19 @@ export function hasNul(text: string): boolean {
   return text.includes('\u0000');
 }
 
-async function readLimited(ctx: Context, limitBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of ctx.req) {
-      const buf = chunk as Buffer;
-      size += buf.length;
-      if (size > limitBytes) {
-        ctx.req.unpipe();
-        ctx.set('Connection', 'close');
-        throw new PayloadTooLarge(`Request body is larger than ${limitBytes} bytes`);
-      }
-      chunks.push(buf);
-    }
-  } catch (err) {
-    // The client went away mid-body (Node's "aborted", code ECONNRESET): the client's doing,
-    // not a server fault, and not the database being down, which ECONNRESET would read as.
-    if (!(err instanceof PayloadTooLarge) && !ctx.req.complete)
-      throw new ValidationError('The request was interrupted before its body arrived.');
-    throw err;
-  }
-  return Buffer.concat(chunks).toString('utf8');
+function refuseNul(ctx: Context): void {
+  const raw = (ctx.request as { rawBody?: unknown }).rawBody;
+  if (typeof raw !== 'string' || raw === '') return;
+  if (
+    ctx.is('application/x-www-form-urlencoded')
+      ? hasNul(raw) || hasEncodedNul(raw)
+      : JSON_NUL.test(raw)
+  )
+    throw new ValidationError(NUL_MESSAGE);
 }
 
-function setBody(ctx: Context, body: unknown): void {
-  (ctx.request as { body?: unknown }).body = body;
+function hasEncodedNul(form: string): boolean {
+  return [...new URLSearchParams(form)].some(([k, v]) => hasNul(k) || hasNul(v));
 }
 
 /** The parsed body as a plain object ({} when absent or not an object). */

@@ -1,37 +1,15 @@
 /**
- * Serves the built console (dist/console) with SPA fallback: a GET outside /api that names no
- * file gets index.html, so client-side routes survive a reload. Paths are resolved inside the
- * root only (no `..`, no absolute paths, no dotfiles). Hashed assets (assets/*) are cached for a
- * year; index.html never.
+ * Serves the built console (dist/console) through koa-send, which resolves paths inside the
+ * root (no `..`, no dotfiles) and sets types and lengths. Hashed assets (assets/*) are cached
+ * for a year as immutable; everything else revalidates. A GET outside /api that names no file
+ * gets index.html, so client-side routes survive a reload; a missing name with an extension is
+ * a real 404.
  */
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import send from 'koa-send';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.eot': 'application/vnd.ms-fontobject',
-  '.txt': 'text/plain; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
+const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 export function staticConsole(root: string): Middleware {
   const rootAbs = path.resolve(root);
@@ -44,59 +22,34 @@ export function staticConsole(root: string): Middleware {
       await next();
       return;
     }
-    let rel: string;
-    try {
-      rel = decodeURIComponent(ctx.path);
-    } catch {
+    if (ctx.path !== '/' && (await sendFile(ctx, rootAbs, ctx.path))) return;
+    const ext = path.extname(ctx.path);
+    if (ext !== '' && ext !== '.html') {
       await next();
       return;
     }
-    const file = resolveInside(rootAbs, rel);
-    const hit = file ? await statFile(file) : null;
-    if (file && hit) {
-      const immutable = rel.startsWith('/assets/');
-      ctx.set('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-      send(ctx, file, hit.size);
-      return;
-    }
-    // A name with an extension that does not exist is a real 404, not a client route.
-    if (path.extname(rel) !== '' && !rel.endsWith('.html')) {
-      await next();
-      return;
-    }
-    const index = path.join(rootAbs, 'index.html');
-    const indexStat = await statFile(index);
-    if (!indexStat) {
-      await next();
-      return;
-    }
-    ctx.set('Cache-Control', 'no-cache');
-    send(ctx, index, indexStat.size);
+    if (!(await sendFile(ctx, rootAbs, '/index.html'))) await next();
   };
 }
 
-function resolveInside(root: string, rel: string): string | null {
-  if (rel.includes('\0')) return null;
-  const segments = rel.split('/').filter((s) => s !== '');
-  if (segments.some((s) => s === '..' || s.startsWith('.') || s.includes('\\'))) return null;
-  if (segments.length === 0) return null;
-  const full = path.resolve(root, ...segments);
-  return full.startsWith(root + path.sep) ? full : null;
-}
-
-async function statFile(file: string): Promise<fs.Stats | null> {
+/** True when the file was sent; false for anything koa-send would refuse or cannot find. */
+async function sendFile(ctx: Context, root: string, rel: string): Promise<boolean> {
+  const immutable = rel.startsWith('/assets/');
   try {
-    const st = await fsp.stat(file);
-    return st.isFile() ? st : null;
+    const sent = await send(ctx, rel, {
+      root,
+      index: false,
+      hidden: false,
+      immutable,
+      maxage: immutable ? YEAR_MS : 0,
+      setHeaders: (res) => {
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        if (!immutable) res.setHeader('Cache-Control', 'no-cache');
+      },
+    });
+    return typeof sent === 'string' && sent !== ''; // undefined: a folder or a dotfile
   } catch {
-    return null;
+    // 400 (malformed path), 403 (outside the root, a dotfile), 404, ENAMETOOLONG, a folder
+    return false;
   }
-}
-
-function send(ctx: Parameters<Middleware>[0], file: string, size: number): void {
-  ctx.type = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-  ctx.length = size;
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.body = ctx.method === 'HEAD' ? null : fs.createReadStream(file);
-  if (ctx.method === 'HEAD') ctx.length = size;
 }
