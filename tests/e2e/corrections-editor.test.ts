@@ -32,15 +32,15 @@ interface Label {
   box: { x: number; y: number; width: number; height: number };
 }
 
-/** The whole page (from its top, so the sticky bar stays there) and the editor alone. */
+/** The editor alone (first: a full-page shot resizes the page), then the whole page from its top. */
 async function shot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, name);
   fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   const editor = page.getByRole('region', { name: 'Frame editor' });
   if ((await editor.count()) > 0)
     await editor.screenshot({ path: path.join(SHOTS, `${name}-editor.png`) });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 async function openEditor(page: Page, fileId: number): Promise<void> {
@@ -202,8 +202,16 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
     await editor.getByRole('button', { name: 'Delete box' }).tap();
     await expect.poll(() => boxes(page).count()).toBe(before - 1);
     await shot(page, 'editor-390');
+    // Zooming keeps the selected box in view.
+    await boxes(page).first().tap();
     await editor.getByRole('button', { name: 'Zoom in' }).tap();
     await editor.getByRole('button', { name: 'Zoom in' }).tap();
+    const view = (await page.locator('.hs-editor-viewport').boundingBox())!;
+    const inView = (await boxes(page).first().boundingBox())!;
+    expect(inView.x).toBeGreaterThanOrEqual(view.x - 1);
+    expect(inView.x + inView.width).toBeLessThanOrEqual(view.x + view.width + 1);
+    expect(inView.y).toBeGreaterThanOrEqual(view.y - 1);
+    expect(inView.y + inView.height).toBeLessThanOrEqual(view.y + view.height + 1);
     await shot(page, 'editor-390-zoomed');
     await editor.getByRole('button', { name: 'Save corrections' }).tap();
     await page.getByText('Corrections saved').first().waitFor();

@@ -78,7 +78,8 @@ export function CorrectFrames(props: {
       <p className="hs-muted hs-small">
         Fix the boxes the model drew: move, resize, add or delete them, and set each insect&apos;s
         class. Saved corrections replace that frame&apos;s counts
-        {list?.kind === 'image' ? ', and so this photo\u2019s counts' : ''}.
+        {list?.kind === 'image' ? ', and so this photo\u2019s counts' : ''}; the annotated preview
+        keeps the model&apos;s boxes.
       </p>
       {error ? <p className="hs-error-text">{error}</p> : null}
       {list && list.frames.length === 0 ? (

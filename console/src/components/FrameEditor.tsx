@@ -1,5 +1,5 @@
 import { Button, ButtonGroup, Callout, Spinner, Tag } from '@blueprintjs/core';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { KeyboardEvent, PointerEvent } from 'react';
 import { errorMessage, get, request } from '../lib/api.ts';
 import { toastSuccess } from '../lib/toaster.ts';
@@ -70,6 +70,17 @@ export function FrameEditor(props: {
   const stage = useRef<HTMLDivElement>(null);
   const viewport = useRef<HTMLDivElement>(null);
   const drag = useRef<Drag | null>(null);
+  /** Where a zoom change keeps in view: fractions of the picture's width and height. */
+  const zoomCentre = useRef<[number, number] | null>(null);
+
+  useLayoutEffect(() => {
+    const v = viewport.current;
+    const c = zoomCentre.current;
+    if (!v || !c) return;
+    zoomCentre.current = null;
+    v.scrollLeft = c[0] * v.scrollWidth - v.clientWidth / 2;
+    v.scrollTop = c[1] * v.scrollHeight - v.clientHeight / 2;
+  }, [zoom]);
 
   useEffect(() => {
     let live = true;
@@ -141,7 +152,19 @@ export function FrameEditor(props: {
   };
   const zoomBy = (step: number) => {
     const i = ZOOMS.indexOf(zoom) + step;
-    if (i >= 0 && i < ZOOMS.length) setZoom(ZOOMS[i]!);
+    if (i < 0 || i >= ZOOMS.length) return;
+    // Keep the selected box in view, or else the middle of what is shown.
+    const v = viewport.current;
+    if (current) {
+      const { x, y, width, height } = current.box;
+      zoomCentre.current = [(x + width / 2) / W, (y + height / 2) / H];
+    } else if (v) {
+      zoomCentre.current = [
+        (v.scrollLeft + v.clientWidth / 2) / v.scrollWidth,
+        (v.scrollTop + v.clientHeight / 2) / v.scrollHeight,
+      ];
+    }
+    setZoom(ZOOMS[i]!);
   };
 
   const startDrag = (e: PointerEvent, b: EditBox, mode: Drag['mode']) => {
@@ -302,6 +325,9 @@ export function FrameEditor(props: {
               <div
                 key={b.id}
                 role="button"
+                // Tab walks the boxes; the focused one is selected, so keys act on it.
+                tabIndex={0}
+                onFocus={() => setSelected(b.id)}
                 aria-label={`${classLabel(b.cls)} box ${i + 1}`}
                 aria-pressed={on}
                 className={on ? 'hs-editor-box hs-editor-box-selected' : 'hs-editor-box'}
@@ -333,9 +359,9 @@ export function FrameEditor(props: {
         </div>
       </div>
       <p className="hs-muted hs-small">
-        Drag a box to move it and a corner to resize it; tap a box to select it. Keys: Delete
-        removes the selected box, 1–{classes.length} set its class, arrows nudge it (Shift: 10 px),
-        N adds a box, + and − zoom.
+        Drag a box to move it and a corner to resize it; tap a box to select it. Keys: Tab selects
+        the next box, Delete removes it, 1–{classes.length} set its class, arrows nudge it (Shift:
+        10 px), N adds a box, + and − zoom.
       </p>
       {saveError ? (
         <Callout intent="danger" icon="error" role="alert" className="hs-gap">
