@@ -24,6 +24,7 @@ from .model import STRIDE
 HIVE = "hive-entrance"
 BH = "bees-hornets"
 CROPS = "pollen-crops"
+EXTRA = "extra"  # source names "extra:<folder>": corrections exports (`hivesight dataset export`)
 HIVE_VAL_FRACTION = 0.2
 HIVE_GAP = 5  # frames dropped between train and val so near-identical neighbours don't leak
 HIVE_CACHE_SCALE = 0.5  # frames are kept in RAM at half resolution (1920x540)
@@ -177,6 +178,50 @@ def load_crops(files: list[Path], cache: bool = True) -> list[Sample]:
 # ---------------------------------------------------------------- augmentation
 
 
+# classes.txt names of a corrections export -> (heat class, subtype). A wasp has no class in this
+# network; its boxes are dropped, so a wasp teaches "not a honeybee, not a hornet".
+EXTRA_CLASSES = {
+    "worker-bee-no-pollen": (0, 0), "bee": (0, 0), "worker": (0, 0),
+    "worker-bee-pollen": (0, 1), "pollen": (0, 1),
+    "drone-bee": (0, 2), "drone": (0, 2),
+    "hornet": (1, -1),
+}
+EXTRA_BEE_PX = 30.0  # extra frames are drawn so their median insect is near the hive clip's size
+
+
+def extra_frames(folder: Path) -> list[dict]:
+    """The frames of a corrections export, from its manifest.json (site, camera size, ...), or
+    every image of a plain YOLO folder as one site named after the folder."""
+    manifest = folder / "manifest.json"
+    if manifest.exists():
+        return list(json.loads(manifest.read_text())["frames"])
+    return [{"image": f"images/{p.name}", "label": f"labels/{p.stem}.txt", "site": folder.name}
+            for p in sorted((folder / "images").glob("*.jpg"))]
+
+
+def load_extra(folder: Path, leave_out_site: str | None = None, cache: bool = True) -> list[Sample]:
+    """An extra dataset folder (images/, labels/, classes.txt) as training samples with every
+    subtype supervised; the frames of `leave_out_site` stay out (protocol: leave one site out)."""
+    names = (folder / "classes.txt").read_text().split()
+    unknown = sorted({n for n in names if n not in EXTRA_CLASSES and n != "wasp"})
+    if unknown:
+        raise SystemExit(f"{folder}/classes.txt names classes this network has no place for: {unknown}")
+    out = []
+    for f in extra_frames(folder):
+        if leave_out_site is not None and f.get("site") == leave_out_site:
+            continue
+        path = folder / f["image"]
+        im = load_image(path, 1.0) if cache else None
+        w, h = (im.size if im is not None else Image.open(path).size)
+        boxes, cls = read_yolo(folder / f["label"], w, h)
+        keep = np.array([names[c] in EXTRA_CLASSES for c in cls], np.bool_)
+        pairs = [EXTRA_CLASSES[names[c]] for c in cls[keep]]
+        heat = np.array([p[0] for p in pairs], np.int64)
+        sub = np.array([p[1] for p in pairs], np.int64)
+        out.append(Sample(f"{EXTRA}:{folder.name}", path, im, 1.0, boxes[keep].reshape(-1, 4), heat, sub, ALL_SUB))
+    return out
+
+
 def colour_matrix(means: list[float], gain: list[float], brightness: float, contrast: float,
                   saturation: float) -> tuple[float, ...]:
     """White balance, brightness, contrast (about the image mean) and saturation (about each
@@ -246,6 +291,12 @@ def sample_scale(s: Sample, rng: random.Random) -> float:
         # letterboxed "whole" patches cover them.
         if rng.random() < 0.5:
             return 0.85 * float(np.exp(rng.uniform(-0.4, 0.4)))
+        return float(np.exp(rng.uniform(np.log(0.2), np.log(1.0))))
+    if s.source.startswith(EXTRA) and len(s.boxes):
+        # another camera: its median insect drawn near the hive clip's deployment size, and wider
+        median = float(np.median(np.maximum(s.boxes[:, 2] - s.boxes[:, 0], s.boxes[:, 3] - s.boxes[:, 1])))
+        return EXTRA_BEE_PX / max(median, 1.0) * float(np.exp(rng.uniform(-0.7, 0.9)))
+    if s.source.startswith(EXTRA):
         return float(np.exp(rng.uniform(np.log(0.2), np.log(1.0))))
     # crops: bee 20..360 px tall
     return float(np.exp(rng.uniform(np.log(0.07), np.log(1.2))))

@@ -13,6 +13,10 @@
 
     python -m training.protocol --export training/runs/lite-export --version 1.0.0 [--out models/]
 
+Leave one site out, where corrections exports hold two or more sites: train with
+`--extra DIR --leave-out-site SITE`, then add `--extra DIR --site SITE` here to score that
+site's frames, which the network never saw.
+
 Writes the card (training/card.py) with these thresholds and figures into --out (default: the
 export folder).
 """
@@ -28,7 +32,7 @@ import numpy as np
 from PIL import Image
 
 from . import card as card_mod
-from .data import BH, read_yolo
+from .data import BH, extra_frames, read_yolo
 from .evaluate import letterbox, onnx_infer, postprocess
 from .make_eval_view import build as build_hive_val, build_crops
 from .shifted_view import build as build_shifted
@@ -125,6 +129,24 @@ def hornets_on_frames(card: Path, folder: Path) -> dict[str, Any]:
     return {"frames": len(images), "hornets": n, "per_100_frames": round(100 * n / max(len(images), 1), 2)}
 
 
+def site_view(folder: Path, site: str, dest: Path) -> Path:
+    """One site's frames of an extra dataset folder, linked into a YOLO folder for hivesight eval."""
+    frames = [f for f in extra_frames(folder) if f.get("site") == site]
+    if not frames:
+        raise SystemExit(f"{folder} holds no frame of site {site}")
+    for sub in ("images", "labels"):
+        (dest / sub).mkdir(parents=True, exist_ok=True)
+    for f in frames:
+        for key in ("image", "label"):
+            link = dest / f[key]
+            if not link.exists():
+                link.symlink_to((folder / f[key]).resolve())
+    classes = dest / "classes.txt"
+    if not classes.exists():
+        classes.symlink_to((folder / "classes.txt").resolve())
+    return dest
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--export", type=Path, required=True)
@@ -134,6 +156,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--onnx", default=f"{card_mod.NAME}.onnx",
                     help="the file in --export to card and judge (e.g. hivesight-detector.int8.onnx)")
+    ap.add_argument("--extra", type=Path, default=None, help="a corrections export holding --site")
+    ap.add_argument("--site", default=None, help="score this held-out site's frames of --extra")
     a = ap.parse_args()
     if not a.data.exists():
         raise SystemExit(f"SKIP: {a.data} is absent; the protocol needs the datasets")
@@ -161,6 +185,9 @@ def main() -> None:
                                 "bees-hornets training photos (hornet F1); never on a validation set",
         "command": "python -m training.protocol (hivesight eval --json on each set)",
     }
+    if a.extra is not None and a.site is not None:
+        view = site_view(a.extra, a.site, a.views / f"site-{a.site}")
+        metrics[f"left_out_site_{a.site}"] = product_eval(path, view)
     draft["metrics"] = {"product_eval": metrics}
     card_mod.write(onnx, out, draft)
     print(json.dumps(metrics, indent=2))

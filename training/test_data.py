@@ -4,6 +4,7 @@
 """
 from __future__ import annotations
 
+import json
 import random
 import tempfile
 import unittest
@@ -12,7 +13,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from .data import _photometric, colour_matrix, crop_split, frame_number, hive_split, incomplete_frames
+from .data import _photometric, colour_matrix, crop_split, frame_number, hive_split, incomplete_frames, load_extra
 from .pack import check_splits, pack
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
@@ -94,6 +95,56 @@ class Pack(unittest.TestCase):
             with Image.open(out / "hive-entrance" / "images" / train[0]) as frame:
                 self.assertEqual(frame.size, (1920, 540))
             self.assertFalse(any(p.exists() for p in crop_split(out)[1]))
+
+
+def write_export(root: Path) -> Path:
+    """A two-site corrections export as `hivesight dataset export` writes it (classes.txt in the
+    eval's vocabulary, manifest.json naming each frame's site)."""
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    (root / "classes.txt").write_text("worker-bee-no-pollen\nworker-bee-pollen\ndrone-bee\nwasp\nhornet\n")
+    frames = []
+    for i, (site, rows) in enumerate([("a1", ["0 0.5 0.5 0.1 0.2", "3 0.2 0.2 0.1 0.1", "1 0.8 0.8 0.1 0.1"]),
+                                      ("b2", ["2 0.5 0.5 0.2 0.2", "4 0.3 0.3 0.2 0.2"])]):
+        Image.new("RGB", (200, 100), (90, 120, 60)).save(root / "images" / f"{site}-{i}.jpg")
+        (root / "labels" / f"{site}-{i}.txt").write_text("\n".join(rows) + "\n")
+        frames.append({"image": f"images/{site}-{i}.jpg", "label": f"labels/{site}-{i}.txt", "site": site})
+    (root / "manifest.json").write_text(json.dumps({"format": "hivesight-corrections/1", "frames": frames}))
+    return root
+
+
+class ExtraFolders(unittest.TestCase):
+    def test_an_export_loads_with_its_types_and_without_wasps(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            a, b = load_extra(write_export(Path(tmp) / "export"))
+        self.assertEqual(a.source, "extra:export")
+        self.assertEqual(a.heat_cls.tolist(), [0, 0])  # the wasp's box is dropped
+        self.assertEqual(a.subtype.tolist(), [0, 1])
+        self.assertEqual(b.heat_cls.tolist(), [0, 1])
+        self.assertEqual(b.subtype.tolist(), [2, -1])
+        np.testing.assert_allclose(a.boxes[0], [90, 40, 110, 60])
+
+    def test_the_left_out_site_stays_out(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            kept = load_extra(write_export(Path(tmp) / "export"), leave_out_site="a1")
+        self.assertEqual([s.path.name for s in kept], ["b2-1.jpg"])
+
+    def test_a_site_view_holds_that_site_alone(self) -> None:
+        from .protocol import site_view
+
+        with tempfile.TemporaryDirectory() as tmp:
+            view = site_view(write_export(Path(tmp) / "export"), "b2", Path(tmp) / "view")
+            self.assertEqual(sorted(p.name for p in (view / "images").iterdir()), ["b2-1.jpg"])
+            self.assertEqual((view / "labels" / "b2-1.txt").read_text().split("\n")[0], "2 0.5 0.5 0.2 0.2")
+            self.assertTrue((view / "classes.txt").read_text().startswith("worker-bee-no-pollen"))
+
+    def test_extras_share_a_quarter_of_the_draws(self) -> None:
+        from .train import source_mix
+
+        mix = source_mix({"hive-entrance": [1], "bees-hornets": [1], "extra:a": [1], "extra:b": [1]})
+        self.assertAlmostEqual(sum(mix.values()), 1.0)
+        self.assertAlmostEqual(mix["extra:a"] + mix["extra:b"], 0.25)
+        self.assertAlmostEqual(mix["hive-entrance"] / mix["bees-hornets"], 0.45 / 0.4)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
     .venv/bin/python -m training.train --run lite --resume      # after an interruption
     .venv/bin/python -m training.train --device cuda --batch 64 --steps 4000
     .venv/bin/python -m training.train --exclude hive-entrance  # protocol (a)
+    .venv/bin/python -m training.train --extra ../export --leave-out-site SITE  # one site held out
 
 The schedule is fixed by steps (or cut short by --budget-min); nothing is chosen on validation
 frames: the exported weights are the exponential moving average at the last step. A checkpoint
@@ -29,7 +30,7 @@ import torch
 from torch.utils.data import DataLoader
 
 from .augment import WorldPatches, insect_bank
-from .data import BH, CROPS, HIVE, crop_split, hive_split, load_bh, load_crops, load_hive
+from .data import BH, CROPS, EXTRA, HIVE, crop_split, hive_split, load_bh, load_crops, load_extra, load_hive
 from .effnet import WHEEL
 from .export import bench, export_decoding
 from .lite_detector import Exported, LiteDetector
@@ -41,6 +42,7 @@ CKPT_DIR = HERE / "checkpoints"
 RUNS_DIR = HERE / "runs"
 SPLITS_DIR = HERE / "splits"
 MIX = {HIVE: 0.45, BH: 0.4, CROPS: 0.15}
+EXTRA_SHARE = 0.25  # of the draws, shared equally by the --extra folders (other cameras: the lever)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -50,6 +52,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="more YOLO dataset folders (images/, labels/, classes.txt), e.g. hivesight dataset export")
     ap.add_argument("--exclude", choices=[HIVE, BH, CROPS], action="append", default=[],
                     help="train without this source (the generalisation protocol)")
+    ap.add_argument("--leave-out-site", default=None,
+                    help="train without this site's frames of the --extra folders (manifest.json's site)")
     ap.add_argument("--out", type=Path, default=None, help="export the ONNX and card here at the end")
     ap.add_argument("--run", default="lite")
     ap.add_argument("--steps", type=int, default=3000)
@@ -98,7 +102,20 @@ def load_sources(a: argparse.Namespace) -> dict[str, list]:
         sources[BH] = load_bh(a.data, "train")[: 6 if a.smoke else None]
     if CROPS not in a.exclude:
         sources[CROPS] = load_crops(crop_train)
+    for folder in a.extra:
+        if not (folder / "classes.txt").exists():
+            raise SystemExit(f"--extra {folder}: no classes.txt there (expected images/, labels/, classes.txt)")
+        sources[f"{EXTRA}:{folder.name}"] = load_extra(folder, a.leave_out_site)
     return sources
+
+
+def source_mix(sources: dict[str, list]) -> dict[str, float]:
+    """The built-in sources at MIX; the extra folders share EXTRA_SHARE of the draws equally."""
+    extras = [k for k in sources if k.startswith(EXTRA)]
+    built_in = {k: v for k, v in MIX.items() if k in sources}
+    scale = (1.0 - EXTRA_SHARE) / sum(built_in.values()) if extras and built_in else 1.0
+    mix = {k: v * scale for k, v in built_in.items()}
+    return mix | {k: (EXTRA_SHARE if built_in else 1.0) / len(extras) for k in extras}
 
 
 class Ema:
@@ -138,7 +155,7 @@ def main(argv: list[str] | None = None) -> None:
     bank = insect_bank(sources, per_source=400, rng=random.Random(a.seed))
     print(f"loaded in {time.time() - t0:.0f}s: " + ", ".join(f"{k}={len(v)}" for k, v in sources.items())
           + f", {len(bank)} insects to paste ({sum(i.heat_cls == 1 for i in bank)} hornets)", flush=True)
-    mix = {k: v for k, v in MIX.items() if k in sources}
+    mix = source_mix(sources)
     ds = WorldPatches(sources, mix, a.size, a.save_every * a.batch, a.seed, bank)
 
     # Channels-last: PyTorch's CPU depthwise convolutions run their backward pass 1.5x faster so.
