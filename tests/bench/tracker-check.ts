@@ -84,9 +84,31 @@ const options = trackerOptionsFor(
 );
 const engine = args.includes('--no-model')
   ? undefined
-  : await createEngine({ modelPath, threads: 1 });
+  : // A 4K clip of 100 frames takes minutes to encode and read on a loaded machine.
+    await createEngine({ modelPath, threads: 1, limits: { timeoutMs: 1_800_000 } });
 
 const rows: { run: string; source: string; score: TrackingScore }[] = [];
+const pct = (v: number) => `${(100 * v).toFixed(1)}`;
+const line = (run: string, source: string, s: TrackingScore) =>
+  [
+    run,
+    source,
+    s.gtBoxes,
+    s.gtIds,
+    s.gtIdsSeenTwice,
+    s.hypIds,
+    pct(s.uniqueCountError),
+    pct(s.hypIds / Math.max(1, s.gtIdsSeenTwice) - 1),
+    s.misses,
+    s.falsePositives,
+    s.idSwitches,
+    s.fragmentations,
+    pct(s.mota),
+    pct(s.idf1),
+  ]
+    .map(String)
+    .join('\t');
+
 const moves: number[] = [];
 let drawn = 0;
 for (const { name, images, frames: labelled, gt } of sequences) {
@@ -113,29 +135,12 @@ for (const { name, images, frames: labelled, gt } of sequences) {
       await clip.remove();
     }
   }
-  console.error(`${name}: done`);
+  // Each sequence's rows as they come (stderr), so a long run shows progress.
+  for (const r of rows.filter((r) => r.run === name)) {
+    console.error(line(r.run, r.source, r.score));
+  }
 }
 
-const pct = (v: number) => `${(100 * v).toFixed(1)}`;
-const line = (run: string, source: string, s: TrackingScore) =>
-  [
-    run,
-    source,
-    s.gtBoxes,
-    s.gtIds,
-    s.gtIdsSeenTwice,
-    s.hypIds,
-    pct(s.uniqueCountError),
-    pct(s.hypIds / Math.max(1, s.gtIdsSeenTwice) - 1),
-    s.misses,
-    s.falsePositives,
-    s.idSwitches,
-    s.fragmentations,
-    pct(s.mota),
-    pct(s.idf1),
-  ]
-    .map(String)
-    .join('\t');
 console.log(
   `${sequences.length} sequences of ${sequences.reduce((a, q) => a + q.images.length, 0)} frames (stride ${stride}); labelled bees move a median ${median(moves).toFixed(3)} box sizes per frame`,
 );
