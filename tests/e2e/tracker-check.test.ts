@@ -76,6 +76,9 @@ describe.skipIf(!present)('tracker on the labelled hive-entrance sequences', () 
     const clip = await encodeFrameClip(first!.images, engine, { fps: 5 });
     try {
       const result = await engine.analyse(clip.file, { sampleFps: 5 });
+      // A training clip: its video result grades good, judged on its tracks too.
+      expect(result.quality?.grade, JSON.stringify(result.quality)).toBe('good');
+      expect(result.quality?.signals.shortTrackShare).not.toBeNull();
       const score = scoreTracking(first!.gt, trackObjects(result.tracks));
       console.log(`tracker-check (model, ${first!.name}): ${JSON.stringify(score)}`);
       expect(score.mota).toBeGreaterThanOrEqual(MODEL_GATES.mota);
