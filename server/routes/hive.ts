@@ -10,7 +10,10 @@
  * - `GET /api/locations/:id/entrance/proposal`: the entrance proposed from where the tracks of
  *   the location's latest analysed video with enough of them start and end, or null.
  * - `GET /api/locations/:id/history?from=&to=` and `/history.csv`: the location's series.
- * - `GET /api/files/:id/hive`: the id of the location a file belongs to (for links).
+ * - `GET /api/files/:id/hive`: the location a file belongs to (for links), whether it has an
+ *   entrance and whether the file was counted with it.
+ * - `POST /api/files/:id/count-again`: a video back to the queue, to be counted with the
+ *   location's current entrance (recount.ts says when that is allowed).
  */
 import { Router } from '@koa/router';
 import type { AppContext } from '../context.ts';
@@ -19,7 +22,7 @@ import { today } from '../clock.ts';
 import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
 import { planFor } from '../files/plans.ts';
 import type { FileRow } from '../files/records.ts';
-import { previewFor, previewUrl, rowSummary } from '../files/records.ts';
+import { hasMedia, previewFor, previewUrl, rowSummary } from '../files/records.ts';
 import { bodyOf } from '../middleware/body.ts';
 import { NotFound } from '../errors.ts';
 import {
@@ -27,10 +30,12 @@ import {
   LOCATION_NOT_FOUND,
   parseLocationId,
   saveEntrance,
+  storedEntrance,
   visibleLocation,
 } from '../locations/entrance.ts';
 import type { LocationRow } from '../locations/entrance.ts';
 import { historyCsv, historyRange, locationHistory } from '../locations/history.ts';
+import { countAgain, countedWith } from '../locations/recount.ts';
 
 /** How many recent videos the entrance editor offers to draw on. */
 const FRAME_CHOICES = 8;
@@ -171,11 +176,27 @@ export function hiveRoutes(app: AppContext): Router {
 
   router.get('/api/files/:id/hive', app.requireUser, async (ctx) => {
     const file = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
-    const row = await typed<{ id: number | string } | undefined>(
-      app.db('locations').where({ user_id: file.user_id, name: file.location }).first('id'),
+    const row = await typed<{ id: number | string; entrance_json: string | null } | undefined>(
+      app
+        .db('locations')
+        .where({ user_id: file.user_id, name: file.location })
+        .first('id', 'entrance_json'),
     );
     if (!row) throw new NotFound(LOCATION_NOT_FOUND);
-    ctx.body = { location: { id: Number(row.id), name: file.location } };
+    const entrance = storedEntrance(row.entrance_json);
+    ctx.body = {
+      location: { id: Number(row.id), name: file.location },
+      entrance_set: entrance !== null,
+      counted_with_entrance: entrance !== null && countedWith(file, entrance),
+      media_kept: hasMedia(file),
+    };
+  });
+
+  router.post('/api/files/:id/count-again', app.requireUser, async (ctx) => {
+    const file = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
+    await countAgain(app.db, file, app.clock.now());
+    ctx.status = 202;
+    ctx.body = { message: 'The video is queued to be counted with the current entrance.' };
   });
 
   return router;

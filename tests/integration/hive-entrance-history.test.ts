@@ -278,9 +278,75 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
       });
       expect((await client.get(`/api/files/${fileId}/hive`)).json()).toEqual({
         location: { id: loc, name: 'Apiary North' },
+        entrance_set: false,
+        counted_with_entrance: false,
+        media_kept: true,
       });
       const stranger = await userWithLocations(server);
       expect((await stranger.client.get(`/api/files/${fileId}/hive`)).status).toBe(404);
+    });
+
+    it('queues a video again to count it with the location’s new entrance, once per entrance', async () => {
+      const { client, id } = await userWithLocations(server);
+      const loc = await locationId(client, 'Apiary North');
+      const video = await insertFile(server, id, {
+        original_name: 'before.mp4',
+        kind: 'video',
+        format: 'mp4',
+        media: Buffer.from('video'),
+        summary_json: JSON.stringify(videoSummary()),
+      });
+      await server.app.db('jobs').insert({
+        file_id: video,
+        priority: 0,
+        state: 'done',
+        attempts: 1,
+        max_attempts: 3,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      });
+      const again = () => client.post(`/api/files/${video}/count-again`);
+      const refused = async (message: RegExp) => {
+        const res = await again();
+        expect(res.status).toBe(409);
+        expect(res.json<ErrorBody>().error.message).toMatch(message);
+      };
+      await refused(/has no entrance yet/);
+      await client.request('PUT', `/api/locations/${loc}/entrance`, { json: { entrance: LINE } });
+      expect((await client.get(`/api/files/${video}/hive`)).json()).toMatchObject({
+        entrance_set: true,
+        counted_with_entrance: false,
+      });
+      const ok = await again();
+      expect(ok.status).toBe(202);
+      const job: unknown = await server.app.db('jobs').where({ file_id: video }).first();
+      expect(job).toMatchObject({ state: 'queued', attempts: 0 });
+      expect((await client.get(`/api/files/${video}`)).json()).toMatchObject({ status: 'QUEUED' });
+      await refused(/still being analysed/);
+
+      // Counted with this entrance (as the worker stores it): no second time.
+      await server.app
+        .db('files')
+        .where({ id: video })
+        .update({
+          status: 'PROCESSED',
+          summary_json: JSON.stringify(videoSummary({ traffic: TRAFFIC })),
+        });
+      await server.app.db('jobs').where({ file_id: video }).update({ state: 'done' });
+      expect((await client.get(`/api/files/${video}/hive`)).json()).toMatchObject({
+        counted_with_entrance: true,
+      });
+      await refused(/already counted with the current entrance/);
+      await server.app
+        .db('files')
+        .where({ id: video })
+        .update({ media_deleted_at: new Date().toISOString() });
+      await refused(/erased after processing/);
+      const picture = await insertFile(server, id, {});
+      const res = await client.post(`/api/files/${picture}/count-again`);
+      expect(res.json<ErrorBody>().error.message).toMatch(/Only videos/);
+      const stranger = await userWithLocations(server);
+      expect((await stranger.client.post(`/api/files/${video}/count-again`)).status).toBe(404);
     });
 
     it('serves the history of a location: one point per processed file at its recording time', async () => {

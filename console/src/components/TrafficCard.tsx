@@ -1,10 +1,12 @@
 // Entrance traffic of one video on the file detail page (issue 43): bees in and out, net flow,
 // loops, the rates per minute, the passages per minute of video and their running totals.
-import { Card } from '@blueprintjs/core';
+import { Button, Card } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import { LineChart } from './LineChart.tsx';
-import { get } from '../lib/api.ts';
+import { errorMessage, get, post } from '../lib/api.ts';
+import { toastError, toastSuccess } from '../lib/toaster.ts';
 import type { FileTraffic } from '../lib/traffic.ts';
 import { cumulativeSteps, minuteLabel, perMinuteText } from '../lib/traffic.ts';
 import './hive.css';
@@ -13,14 +15,24 @@ import './hive.css';
 const IN_COLOR = '#009e73';
 const OUT_COLOR = '#cc79a7';
 
-/** The id of the file's hive location (null until known, or when it has none). */
-function useHiveOf(fileId: number): { id: number; name: string } | null {
-  const [hive, setHive] = useState<{ id: number; name: string } | null>(null);
+interface Hive {
+  location: { id: number; name: string };
+  /** The location has an entrance now. */
+  entrance_set: boolean;
+  /** The file was counted with that entrance. */
+  counted_with_entrance: boolean;
+  /** The video is still kept (erased 24 h after processing), so it can be counted again. */
+  media_kept: boolean;
+}
+
+/** The file's hive location and its entrance (null until known, or when it has none). */
+function useHiveOf(fileId: number): Hive | null {
+  const [hive, setHive] = useState<Hive | null>(null);
   useEffect(() => {
     let live = true;
-    get<{ location: { id: number; name: string } }>(`/api/files/${fileId}/hive`)
+    get<Hive>(`/api/files/${fileId}/hive`)
       .then((answer) => {
-        if (live) setHive(answer.location);
+        if (live) setHive(answer);
       })
       .catch(() => {
         // A location renamed away or removed: the page simply has no hive links.
@@ -30,6 +42,26 @@ function useHiveOf(fileId: number): { id: number; name: string } | null {
     };
   }, [fileId]);
   return hive;
+}
+
+/** Queues the video to be counted with the location's current entrance, then reloads. */
+function CountAgain({ fileId, text }: { fileId: number; text: string }) {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    try {
+      await post(`/api/files/${fileId}/count-again`);
+      toastSuccess('Queued', 'The video will be counted with the entrance in a moment.');
+      void navigate(0);
+    } catch (error) {
+      toastError('Not queued', errorMessage(error));
+      setBusy(false);
+    }
+  };
+  return (
+    <Button icon="refresh" intent="primary" text={text} loading={busy} onClick={() => void run()} />
+  );
 }
 
 /**
@@ -48,19 +80,51 @@ export function FileHive({
   traffic: FileTraffic | null;
 }) {
   const hive = useHiveOf(fileId);
-  if (traffic) return <TrafficCard traffic={traffic} name={name} locationId={hive?.id ?? null} />;
+  // The location's entrance was set or moved after this video was counted.
+  const stale =
+    kind === 'video' && hive !== null && hive.entrance_set && !hive.counted_with_entrance;
+  if (traffic)
+    return (
+      <TrafficCard
+        traffic={traffic}
+        name={name}
+        locationId={hive?.location.id ?? null}
+        recount={
+          stale && hive.media_kept ? (
+            <p className="hs-muted hs-small">
+              The entrance of {hive.location.name} was moved after this video was counted.{' '}
+              <CountAgain fileId={fileId} text="Count again with the current entrance" />
+            </p>
+          ) : null
+        }
+      />
+    );
   if (!hive) return null;
+  const { location } = hive;
   return (
     <Card className="hs-section-card" elevation={1}>
-      <h2 className="hs-card-title">Hive {hive.name}</h2>
+      <h2 className="hs-card-title">Hive {location.name}</h2>
       <p className="hs-muted hs-small">
         {kind === 'video'
-          ? 'This video was counted without an entrance, so it has no bees in and out. '
+          ? stale
+            ? `This video was analysed before ${location.name} had its entrance, so it has no bees in and out yet. `
+            : 'This video was counted without an entrance, so it has no bees in and out. '
           : ''}
-        <Link to={`/locations/${hive.id}/history`}>See this hive&apos;s history</Link>
+        <Link to={`/locations/${location.id}/history`}>See this hive&apos;s history</Link>
         {' · '}
-        <Link to={`/locations/${hive.id}/entrance`}>Set its entrance</Link>
+        <Link to={`/locations/${location.id}/entrance`}>
+          {hive.entrance_set ? 'Its entrance' : 'Set its entrance'}
+        </Link>
       </p>
+      {stale ? (
+        hive.media_kept ? (
+          <CountAgain fileId={fileId} text="Count bees in and out" />
+        ) : (
+          <p className="hs-muted hs-small">
+            The video was erased after processing; upload it again to count it.
+          </p>
+        )
+      ) : null}
     </Card>
   );
 }
@@ -69,11 +133,14 @@ export function TrafficCard({
   traffic,
   name,
   locationId,
+  recount = null,
 }: {
   traffic: FileTraffic;
   name: string;
   /** The file's hive location, for a link to its history; null when unknown. */
   locationId: number | null;
+  /** An offer to count the video again when the entrance moved since. */
+  recount?: ReactNode;
 }) {
   const endS = traffic.per_minute.at(-1)?.end_s ?? 0;
   const facts: Array<[string, string]> = [
@@ -107,6 +174,7 @@ export function TrafficCard({
           </>
         ) : null}
       </p>
+      {recount}
       <h3 className="hs-card-subtitle">Traffic per minute</h3>
       <table className="hs-traffic-table">
         <thead>
