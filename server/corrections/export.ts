@@ -39,8 +39,10 @@ export interface ManifestFrame {
   site: string;
   width: number;
   height: number;
-  /** When the file was uploaded (YYYY-MM-DD), and the frame's time in it. */
+  /** The day the file was recorded (a video's own time stamp) or else uploaded, YYYY-MM-DD. */
   date: string;
+  date_from: 'recording' | 'upload';
+  /** The frame's time in the file, seconds. */
   time_s: number;
   consent_at: string;
   reviewed: boolean;
@@ -71,7 +73,18 @@ interface ExportRow extends CorrectionRow {
   owner_id: number;
   location: string;
   file_created_at: string;
+  file_summary_json: string | null;
   training_consent_at: string;
+}
+
+/** A video's recording time from its stored summary (issue 43's probe), if it had one. */
+function recordedAt(summaryJson: string | null): string | null {
+  try {
+    const at = (JSON.parse(summaryJson ?? 'null') as { recordedAt?: unknown } | null)?.recordedAt;
+    return typeof at === 'string' && /^\d{4}-\d\d-\d\d/.test(at) ? at : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The frames an export would hold now. */
@@ -85,6 +98,7 @@ export async function exportableFrames(db: Knex, opts: { reviewedOnly: boolean }
       'files.user_id as owner_id',
       'files.location',
       'files.created_at as file_created_at',
+      'files.summary_json as file_summary_json',
       'users.training_consent_at',
     )
     .orderBy([
@@ -136,6 +150,7 @@ export async function exportDataset(
       continue;
     }
     const site = siteHash(Number(row.owner_id), row.location);
+    const recorded = recordedAt(row.file_summary_json);
     const stem = `${site}-f${c.fileId}-${String(c.index).padStart(5, '0')}`;
     await copyFile(still, path.join(opts.outDir, 'images', `${stem}.jpg`));
     const text = yoloLines(c.labels, c.width, c.height);
@@ -146,7 +161,8 @@ export async function exportDataset(
       site,
       width: c.width,
       height: c.height,
-      date: String(row.file_created_at).slice(0, 10),
+      date: (recorded ?? String(row.file_created_at)).slice(0, 10),
+      date_from: recorded ? 'recording' : 'upload',
       time_s: c.timeS,
       consent_at: row.training_consent_at,
       reviewed: c.reviewed,

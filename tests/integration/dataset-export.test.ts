@@ -71,6 +71,7 @@ describe.each(DB_KINDS)('dataset export on %s', (kind) => {
     expect(frame).toMatchObject({ width: 640, height: 480, boxes: 5, reviewed: false, time_s: 0 });
     expect(new Date(frame.consent_at).getTime()).toBe(new Date(consentAt).getTime());
     expect(frame.date).toMatch(/^\d{4}-\d\d-\d\d$/);
+    expect(frame.date_from).toBe('upload');
     const dir = path.join(tmp, `${kind}-on`);
     expect(JSON.stringify(on)).not.toContain('Apiary North');
     expect(fs.readFileSync(path.join(dir, 'classes.txt'), 'utf8').split('\n')[1]).toBe(
