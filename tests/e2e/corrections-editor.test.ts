@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
+import { randomBeeScene, writeBeeImage, writeBeeVideo } from '../../fixtures/index.ts';
 import type { TestServer } from '../integration/server-helpers.ts';
 import { createUserDirect, signIn } from '../integration/server-helpers.ts';
 import { insertFile } from '../integration/files-helpers.ts';
@@ -311,4 +311,34 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
     expect(revoked.filter((n) => n.endsWith('.jpg'))).toHaveLength(0);
     await context.close();
   }, 120_000);
+  it('a video\u2019s sampled frame opens from the frame picker while its media is kept', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-editor-video-'));
+    const { file } = await writeBeeVideo(path.join(dir, 'walk.mp4'), { seconds: 1, fps: 10 });
+    const zero = { bee: 2, pollen: 0, drone: 0, wasp: null, hornet: null };
+    const fileId = await insertFile(server, user.id, {
+      kind: 'video',
+      format: 'mp4',
+      original_name: 'walk.mp4',
+      media: fs.readFileSync(file),
+      counts: zero,
+      frames: [0, 1, 2, 3, 4].map((i) => ({
+        index: i,
+        timeS: i * 0.2,
+        counts: { ...zero, bee: i === 2 ? 3 : 2 },
+        beeCoveragePct: 1,
+      })),
+    });
+    const { context, page } = await newPage(browser, server.url);
+    await signInThroughUi(page, user.email, user.password);
+    await page.goto(`/files/${fileId}`);
+    const picker = page.getByRole('combobox', { name: 'Frame to correct' });
+    await picker.waitFor();
+    // The preview frame (the busiest) is offered first; pick another.
+    expect(await picker.inputValue()).toBe('2');
+    await picker.selectOption({ label: '0.6 s' });
+    await page.getByRole('button', { name: 'Open frame' }).click();
+    await page.getByText('Frame at 0.6 s').waitFor({ timeout: 60_000 });
+    await shot(page, 'editor-video-1280');
+    await context.close();
+  }, 180_000);
 });
