@@ -22,6 +22,7 @@ import {
   CHROMIUM_AVAILABLE,
   launchBrowser,
   newPage,
+  setTheme,
   signInThroughUi,
   startConsoleServer,
 } from './console-support.ts';
@@ -246,6 +247,19 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     await phone.getByRole('button', { name: 'Hive history' }).click();
     await phone.getByRole('img', { name: 'Activity of Apiary North per analysed file' }).waitFor();
     await shot(phone, 'hive-history-390');
+    await setTheme(phone, 'dark');
+    await phone.reload();
+    await phone.getByRole('img', { name: 'Activity of Apiary North per analysed file' }).waitFor();
+    await shot(phone, 'hive-history-390-dark');
+    await phone.getByRole('button', { name: 'Entrance' }).click();
+    await phone.getByText('Line from (5%, 50%) to (95%, 50%)').waitFor();
+    const darkFrame = phone.getByRole('img', { name: /with the entrance drawn over it/ });
+    await expect
+      .poll(() => darkFrame.evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .toBeGreaterThan(0);
+    await shot(phone, 'entrance-editor-390-dark');
+    await phone.goBack();
+    await phone.getByRole('heading', { name: 'Hive history: Apiary North' }).waitFor();
     const width = await phone.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
     const historyUrl = new URL(phone.url()).pathname;

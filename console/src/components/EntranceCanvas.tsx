@@ -75,11 +75,8 @@ export function EntranceCanvas({
     entrance.kind === 'line' ? `Entrance end ${i + 1}` : `Entrance corner ${i + 1}`;
 
   return (
-    <div
-      className="hs-entrance-canvas"
-      ref={ref}
-      style={src ? undefined : { aspectRatio: String(aspect) }}
-    >
+    // The video's shape from the start, so nothing moves while the frame loads.
+    <div className="hs-entrance-canvas" ref={ref} style={{ aspectRatio: String(aspect) }}>
       {src ? (
         <img src={src} alt={alt} className="hs-entrance-frame" draggable={false} />
       ) : (
