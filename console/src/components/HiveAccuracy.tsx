@@ -1,6 +1,6 @@
 import { Callout } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
 import { get } from '../lib/api.ts';
+import { useResource } from '../lib/useResource.ts';
 
 interface Accuracy {
   frames: number;
@@ -20,26 +20,14 @@ export function HiveAccuracy(props: {
   version?: number;
 }) {
   const { fileId, locationId, location, version } = props;
-  const [accuracy, setAccuracy] = useState<Accuracy | null>(null);
-  useEffect(() => {
-    let live = true;
-    const url =
-      fileId !== undefined
-        ? `/api/files/${fileId}/accuracy`
-        : locationId !== undefined
-          ? `/api/locations/${locationId}/accuracy`
-          : `/api/hive-accuracy?location=${encodeURIComponent(location)}`;
-    get<Accuracy>(url)
-      .then((a) => {
-        if (live) setAccuracy(a);
-      })
-      .catch(() => {
-        // The figure is a bonus: without it the page reads as before.
-      });
-    return () => {
-      live = false;
-    };
-  }, [fileId, locationId, location, version]);
+  const url =
+    fileId !== undefined
+      ? `/api/files/${fileId}/accuracy`
+      : locationId !== undefined
+        ? `/api/locations/${locationId}/accuracy`
+        : `/api/hive-accuracy?location=${encodeURIComponent(location)}`;
+  // No onError: the figure is a bonus; without it the page reads as before.
+  const accuracy = useResource(() => get<Accuracy>(url), [url, version]).data;
   if (!accuracy?.sentence) return null;
   return (
     <Callout icon="endorsed" intent="primary" className="hs-gap" title={`Accuracy at ${location}`}>

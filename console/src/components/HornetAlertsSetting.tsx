@@ -1,7 +1,8 @@
 import { Card, Switch } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { errorMessage, get, post } from '../lib/api.ts';
 import { toastError } from '../lib/toaster.ts';
+import { useResource } from '../lib/useResource.ts';
 
 interface Settings {
   hornet_alerts: boolean;
@@ -12,27 +13,18 @@ interface Settings {
  * Researcher plan holders, the only ones alerts go to.
  */
 export function HornetAlertsSetting() {
-  const [on, setOn] = useState<boolean | null>(null);
+  const settings = useResource(
+    () => get<Settings>('/api/account/settings'),
+    [],
+    (e) => toastError('Error', `Failed to load your alert setting. ${errorMessage(e)}`),
+  );
+  const on = settings.data?.hornet_alerts ?? null;
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    get<Settings>('/api/account/settings')
-      .then((s) => {
-        if (live) setOn(s.hornet_alerts);
-      })
-      .catch((e: unknown) => {
-        if (live) toastError('Error', `Failed to load your alert setting. ${errorMessage(e)}`);
-      });
-    return () => {
-      live = false;
-    };
-  }, []);
 
   const change = (next: boolean) => {
     setSaving(true);
     post<Settings>('/api/account/settings', { hornet_alerts: next })
-      .then((s) => setOn(s.hornet_alerts))
+      .then(settings.setData)
       .catch((e: unknown) => toastError('Error', `Failed to save. ${errorMessage(e)}`))
       .finally(() => setSaving(false));
   };

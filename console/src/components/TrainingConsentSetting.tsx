@@ -1,8 +1,9 @@
 import { Card, Switch } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { errorMessage, get, post } from '../lib/api.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { toastError } from '../lib/toaster.ts';
+import { useResource } from '../lib/useResource.ts';
 
 interface Consent {
   consent: boolean;
@@ -16,28 +17,18 @@ interface Consent {
  * (GET/POST /api/account/training-consent): off by default, revocable, its time shown.
  */
 export function TrainingConsentSetting() {
-  const [state, setState] = useState<Consent | null>(null);
+  const consent = useResource(
+    () => get<Consent>('/api/account/training-consent'),
+    [],
+    (e) => toastError('Error', `Failed to load your model-training setting. ${errorMessage(e)}`),
+  );
+  const state = consent.data;
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    get<Consent>('/api/account/training-consent')
-      .then((s) => {
-        if (live) setState(s);
-      })
-      .catch((e: unknown) => {
-        if (live)
-          toastError('Error', `Failed to load your model-training setting. ${errorMessage(e)}`);
-      });
-    return () => {
-      live = false;
-    };
-  }, []);
 
   const change = (next: boolean) => {
     setSaving(true);
     post<Consent>('/api/account/training-consent', { consent: next })
-      .then(setState)
+      .then(consent.setData)
       .catch((e: unknown) => toastError('Error', `Failed to save. ${errorMessage(e)}`))
       .finally(() => setSaving(false));
   };
