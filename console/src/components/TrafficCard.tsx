@@ -1,12 +1,13 @@
 // Entrance traffic of one video on the file detail page (issue 43): bees in and out, net flow,
 // loops, the rates per minute, the passages per minute of video and their running totals.
 import { Button, Card } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { LineChart } from './LineChart.tsx';
 import { errorMessage, get, post } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
+import { useResource } from '../lib/useResource.ts';
 import type { FileTraffic } from '../lib/traffic.ts';
 import { cumulativeSteps, minuteLabel, perMinuteText } from '../lib/traffic.ts';
 import './hive.css';
@@ -27,21 +28,8 @@ interface Hive {
 
 /** The file's hive location and its entrance (null until known, or when it has none). */
 function useHiveOf(fileId: number): Hive | null {
-  const [hive, setHive] = useState<Hive | null>(null);
-  useEffect(() => {
-    let live = true;
-    get<Hive>(`/api/files/${fileId}/hive`)
-      .then((answer) => {
-        if (live) setHive(answer);
-      })
-      .catch(() => {
-        // A location renamed away or removed: the page simply has no hive links.
-      });
-    return () => {
-      live = false;
-    };
-  }, [fileId]);
-  return hive;
+  // No onError: a location renamed away or removed leaves the page without hive links.
+  return useResource(() => get<Hive>(`/api/files/${fileId}/hive`), [fileId]).data;
 }
 
 /** Queues the video to be counted with the location's current entrance, then reloads. */

@@ -9,6 +9,8 @@ export interface Resource<T> {
   data: T | null;
   /** The latest failure, until the next answer. */
   error: unknown;
+  /** Whether a load is in flight. */
+  loading: boolean;
   /** Replace the answer (with what a save returned, say). */
   setData: (next: T) => void;
 }
@@ -24,9 +26,11 @@ export function useResource<T>(
 ): Resource<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(load !== null);
   useEffect(() => {
     if (load === null) return undefined;
     let live = true;
+    setLoading(true);
     load()
       .then((answer) => {
         if (!live) return;
@@ -37,6 +41,9 @@ export function useResource<T>(
         if (!live) return;
         setError(e);
         onError?.(e);
+      })
+      .finally(() => {
+        if (live) setLoading(false);
       });
     return () => {
       live = false;
@@ -44,5 +51,5 @@ export function useResource<T>(
     // `load` and `onError` are new closures each render; `deps` say when to load again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
-  return { data, error, setData };
+  return { data, error, loading, setData };
 }

@@ -13,12 +13,13 @@ import {
 } from '@blueprintjs/core';
 import { DateRangeInput3 } from '@blueprintjs/datetime2';
 import { enUS } from 'date-fns/locale';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { HistoryChart } from '../components/HistoryChart.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { HiveAccuracy } from '../components/HiveAccuracy.tsx';
 import { errorMessage, get } from '../lib/api.ts';
+import { useResource } from '../lib/useResource.ts';
 import { toApiDate } from '../lib/dateRange.ts';
 import type { Range } from '../lib/dateRange.ts';
 import type { HistoryPoint } from '../lib/history.ts';
@@ -45,32 +46,14 @@ export function HiveHistory() {
   const navigate = useNavigate();
   const base = `/api/locations/${encodeURIComponent(id)}`;
   const [range, setRange] = useState<Range>([null, null]);
-  const [data, setData] = useState<HistoryAnswer | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
   // A half-picked range (start only) waits for its end before asking again.
   const query = range[0] && !range[1] ? null : rangeQuery(range);
-
-  useEffect(() => {
-    if (query === null) return undefined;
-    let live = true;
-    setLoading(true);
-    get<HistoryAnswer>(`${base}/history${query}`)
-      .then((answer) => {
-        if (!live) return;
-        setData(answer);
-        setError(null);
-      })
-      .catch((e: unknown) => {
-        if (live) setError(errorMessage(e));
-      })
-      .finally(() => {
-        if (live) setLoading(false);
-      });
-    return () => {
-      live = false;
-    };
-  }, [base, query]);
+  const history = useResource(
+    query === null ? null : () => get<HistoryAnswer>(`${base}/history${query}`),
+    [base, query],
+  );
+  const { data, loading } = history;
+  const error = history.error === null ? null : errorMessage(history.error);
 
   if (error && !data) {
     return (
