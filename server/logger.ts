@@ -1,8 +1,9 @@
 /**
  * The server's logger: pino, writing one JSON line per event (`time`, `level`, `msg`, fields).
- * Info lines (one per API request) go to stdout through an asynchronous buffered stream, since a
- * synchronous write(2) per request cost more than the cheap routes themselves under load;
- * warnings and errors go to stderr at once. The small `Logger` interface keeps pino behind this
+ * Info lines (one per API request) go to stdout through an asynchronous stream, since a
+ * synchronous write(2) per request cost more than the cheap routes themselves under load; it
+ * holds no minimum length, so a line such as "listening" reaches a supervisor that waits for it.
+ * Warnings and errors go to stderr at once. The small `Logger` interface keeps pino behind this
  * one module.
  */
 import pino from 'pino';
@@ -15,7 +16,7 @@ export interface Logger {
 
 export function createLogger(opts: { silent?: boolean } = {}): Logger {
   if (opts.silent) return { info: () => {}, warn: () => {}, error: () => {} };
-  const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const stdout = pino.destination({ dest: 1, sync: false });
   const stderr = pino.destination({ dest: 2, sync: true });
   process.once('exit', () => {
     try {
