@@ -1,7 +1,8 @@
 // A hive's figures over calendar time: one marker per analysed file, lines between a series'
 // files, hover or focus on a marker for its details, click to open the file. Drawn like
 // LineChart (same classes, drawn at its shown width so labels stay 12 px, fewer ticks on a phone).
-import { useEffect, useId, useRef, useState } from 'react';
+import { useWidth } from '../lib/useWidth.ts';
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { HistoryPoint, HistorySeries } from '../lib/history.ts';
 import {
@@ -18,21 +19,6 @@ import './hive.css';
 
 const PAD = { left: 44, right: 20, top: 16, bottom: 36 };
 const NARROW = 480;
-
-function useWidth(fallback: number) {
-  const ref = useRef<HTMLElement>(null);
-  const [width, setWidth] = useState(fallback);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element) return undefined;
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry) setWidth(Math.max(240, Math.round(entry.contentRect.width)));
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
-}
 
 export function HistoryChart({
   title,

@@ -1,7 +1,8 @@
 // Hand-written SVG line chart of per-frame counts over time. It is drawn at the width it is
 // shown at (one SVG unit per CSS pixel), so its tick labels keep their size on a phone instead of
 // shrinking with a fixed drawing, and a narrow chart gets fewer time ticks.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useWidth } from '../lib/useWidth.ts';
+import { useId } from 'react';
 import { countTicks, linePath, niceMax } from '../lib/chart.ts';
 import type { Point } from '../lib/chart.ts';
 
@@ -14,21 +15,6 @@ export interface Series {
 const PAD = { left: 44, right: 16, top: 16, bottom: 36 };
 /** Below this width the time axis gets three ticks instead of five. */
 const NARROW = 480;
-
-function useWidth(fallback: number) {
-  const ref = useRef<HTMLElement>(null);
-  const [width, setWidth] = useState(fallback);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element) return undefined;
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry) setWidth(Math.max(240, Math.round(entry.contentRect.width)));
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
-}
 
 export function LineChart({
   title,
