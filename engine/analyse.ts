@@ -244,7 +244,9 @@ export async function analyseFile(
     }),
   );
   if (options.entrance && media.kind === 'video') {
-    result.traffic = countTraffic(tracks, options.entrance, { ...media, sampleFps });
+    const sampled =
+      frames.length > 0 ? { frames: { first: frames[0]!.index, last: frames.at(-1)!.index } } : {};
+    result.traffic = countTraffic(tracks, options.entrance, { ...media, sampleFps, ...sampled });
   }
   // One more decode per preview frame, at preview size; the detector's small frame stands in
   // should that decode fail (a seek past the last frame), so a preview never fails the analysis.

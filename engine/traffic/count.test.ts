@@ -15,10 +15,15 @@ const SLOT = parseEntrancePolygon([
 
 let nextId = 1;
 /** A track through frame-relative centres, one hit per sampled frame from `startFrame`. */
-function track(centres: [number, number][], startFrame = 0, cls: ProductClass = 'bee'): Track {
+function track(
+  centres: [number, number][],
+  startFrame = 0,
+  cls: ProductClass = 'bee',
+  size = 40,
+): Track {
   const boxes = centres.map(([x, y], i) => ({
     frame: startFrame + i,
-    box: { x: x * 1000 - 20, y: y * 1000 - 20, width: 40, height: 40 },
+    box: { x: x * 1000 - size / 2, y: y * 1000 - size / 2, width: size, height: size },
   }));
   return {
     id: nextId++,
@@ -51,7 +56,7 @@ describe('countTraffic on a line', () => {
   });
 
   it('the line drawn the other way round puts the hive below', () => {
-    const traffic = count([track(walk(0.3, 0.9, 0.1, 9))], parseEntranceLine('1,0.5,0,0.5'));
+    const traffic = count([track(walk(0.3, 0.9, 0.1, 9), 1)], parseEntranceLine('1,0.5,0,0.5'));
     expect([traffic.beesIn, traffic.beesOut]).toEqual([0, 1]);
   });
 
@@ -91,13 +96,41 @@ describe('countTraffic on a line', () => {
   });
 
   it('an orientation flight out and back within a few seconds is a loop; a long trip is out and in', () => {
-    const loop = track([...walk(0.5, 0.3, 0.9, 6), ...walk(0.5, 0.85, 0.3, 6)]);
+    const loop = track([...walk(0.5, 0.3, 0.9, 6), ...walk(0.5, 0.85, 0.3, 6)], 1);
     const short = count([loop]);
     expect([short.beesIn, short.beesOut, short.loops]).toEqual([0, 0, 1]);
     const away = Array.from({ length: 40 }, (): [number, number] => [0.6, 0.9]);
-    const trip = track([...walk(0.5, 0.3, 0.9, 6), ...away, ...walk(0.5, 0.85, 0.3, 6)]);
+    const trip = track([...walk(0.5, 0.3, 0.9, 6), ...away, ...walk(0.5, 0.85, 0.3, 6)], 1);
     const long = count([trip]);
     expect([long.beesIn, long.beesOut, long.loops]).toEqual([1, 1, 0]);
+  });
+
+  it('a bee at the entrance from the first frame, or still there at the last, is not a passage', () => {
+    // VIDEO: 30 s at 5 fps, sampled frames 0-149.
+    const fromStart = count([track(walk(0.5, 0.3, 0.9, 6), 0)]);
+    expect([fromStart.beesIn, fromStart.beesOut]).toEqual([0, 0]);
+    const toEnd = count([track(walk(0.5, 0.9, 0.3, 6), 144)]);
+    expect([toEnd.beesIn, toEnd.beesOut]).toEqual([0, 0]);
+    // Outside at either edge is still seen coming or going.
+    const walksIn = count([track(walk(0.5, 0.9, 0.3, 6), 0)]);
+    const walksOut = count([track(walk(0.5, 0.3, 0.9, 6), 144)]);
+    expect([walksIn.beesIn, walksOut.beesOut]).toEqual([1, 1]);
+    // Out from the slit at the start, back and gone: only the return is seen.
+    const back = count([track([...walk(0.5, 0.3, 0.9, 6), ...walk(0.5, 0.85, 0.3, 6)], 0)]);
+    expect([back.beesIn, back.beesOut, back.loops]).toEqual([1, 0, 0]);
+  });
+
+  it('a bee seen on two frames only is not a passage; one joined across a wide jump is not one bee', () => {
+    expect(count([track(walk(0.5, 0.9, 0.3, 2), 5)]).beesIn).toBe(0);
+    expect(count([track(walk(0.5, 0.9, 0.3, 3), 5)]).beesIn).toBe(1);
+    // A bee stopping short of the line and one leaving it 60 px away: for 20 px bees that is 3
+    // box sizes, two bees, neither of which crossed; for 40 px bees, one bee lost for a moment.
+    const halves = (size: number) =>
+      count([
+        track(walk(0.5, 0.9, 0.55, 4), 5, 'bee', size),
+        track(walk(0.5, 0.49, 0.1, 4), 10, 'bee', size),
+      ]).beesIn;
+    expect([halves(20), halves(40)]).toEqual([0, 1]);
   });
 
   it('counts per class; wasps are not bees', () => {

@@ -10,9 +10,17 @@
  * - field, hive, field: nothing (it never went in).
  * The tracker already bridges a miss of up to a second (`TRACK_MAX_GAP_S`); a bee lost for
  * longer right at the entrance comes back as a new track, so a track that ends near the
- * entrance is joined to one that starts near its end within `joinGapS` before any side is
- * judged. Two tracks both clearly on the hive side are not joined: that is one bee going in and
- * another coming out, the busiest moment of an entrance.
+ * entrance is joined to one that starts within `joinSizes` box sizes of its end, within
+ * `joinGapS`, before any side is judged: a bee lost in the slit comes back where it went, and a
+ * wider reach joined one bee's end to another's start among the bees crowding a slit. Two tracks
+ * both clearly on the hive side are not joined: that is one bee going in and another coming
+ * out, the busiest moment of an entrance.
+ * A bee already at the entrance when the video starts, or still there when it ends, may be one
+ * resting by the slit: whether it came out, or went in, is not shown, so a hive-side stretch
+ * that touches the video's first or last sampled frame says nothing (the issue's own test: "a
+ * track that ends inside the entrance after coming from outside").
+ * A passage needs its track seen over `minPassageS`: a bee on two frames at a crowded entrance
+ * says where it was, not where it went (docs/experiments/004).
  */
 import { HONEYBEE_CLASSES } from '../types.ts';
 import type {
@@ -32,8 +40,12 @@ export interface TrafficOptions {
   margin?: number;
   /** Longest gap, seconds, over which a track broken at the entrance is joined (default 2). */
   joinGapS?: number;
-  /** How near the entrance, and each other, the two ends must be, frame-relative (default 0.08). */
+  /** How near the entrance the two ends must be, frame-relative (default 0.08). */
   joinRadius?: number;
+  /** How near each other the two ends must be, in box sizes (default 2). */
+  joinSizes?: number;
+  /** Shortest span of hits, seconds, that counts a passage (default 0.4: 3 frames at 5 fps). */
+  minPassageS?: number;
   /** Longest excursion from the hive counted as a loop, seconds (default 5). */
   loopMaxS?: number;
 }
@@ -42,6 +54,8 @@ export const DEFAULT_TRAFFIC_OPTIONS: Required<TrafficOptions> = {
   margin: 0.03,
   joinGapS: 2,
   joinRadius: 0.08,
+  joinSizes: 2,
+  minPassageS: 0.4,
   loopMaxS: 5,
 };
 
@@ -51,11 +65,18 @@ export interface TrafficVideo {
   height: number;
   sampleFps: number;
   durationS: number;
+  /**
+   * The first and last sampled frame indices (default 0 and durationS * sampleFps - 1): a
+   * hive-side stretch touching either is no evidence of a passage.
+   */
+  frames?: { first: number; last: number };
 }
 
 interface Hit {
   frame: number;
   point: Point;
+  /** The box centre and size in source pixels (joins are judged in pixels). */
+  px: { x: number; y: number; size: number };
   side: EntranceSide;
 }
 
@@ -78,7 +99,8 @@ export function countTraffic(
     opts,
   );
   const events = chains
-    .flatMap((chain) => passages(chain, video.sampleFps, opts.loopMaxS))
+    .filter((chain) => spanS(chain, video.sampleFps) >= opts.minPassageS - 1e-9)
+    .flatMap((chain) => passages(chain, video.sampleFps, opts.loopMaxS, edgesOf(video)))
     .sort((a, b) => a.frame - b.frame);
 
   const byClass: Partial<Record<ProductClass, TrafficCounts>> = {};
@@ -116,7 +138,12 @@ export function centreOf(
 function chainOf(track: Track, entrance: Entrance, video: TrafficVideo, margin: number): Chain {
   const hits = track.boxes.map(({ frame, box }): Hit => {
     const point = centreOf(box, video);
-    return { frame, point, side: entranceSide(entrance, point, margin) };
+    const px = {
+      x: box.x + box.width / 2,
+      y: box.y + box.height / 2,
+      size: Math.sqrt(box.width * box.height),
+    };
+    return { frame, point, px, side: entranceSide(entrance, point, margin) };
   });
   return { tracks: [track], hits };
 }
@@ -139,8 +166,9 @@ function joinBrokenTracks(
       const gap = start.frame - end.frame;
       if (gap <= 0 || gap / sampleFps > opts.joinGapS || !near(start)) return;
       if (end.side === 'hive' && start.side === 'hive') return;
-      const distance = Math.hypot(start.point[0] - end.point[0], start.point[1] - end.point[1]);
-      if (distance <= opts.joinRadius) pairs.push({ a, b, gap, distance });
+      const size = Math.max((start.px.size + end.px.size) / 2, 1e-6);
+      const distance = Math.hypot(start.px.x - end.px.x, start.px.y - end.px.y) / size;
+      if (distance <= opts.joinSizes) pairs.push({ a, b, gap, distance });
     });
   });
   pairs.sort((p, q) => p.gap - q.gap || p.distance - q.distance);
@@ -164,13 +192,31 @@ function joinBrokenTracks(
   return out;
 }
 
+function spanS(chain: Chain, sampleFps: number): number {
+  return (chain.hits.at(-1)!.frame - chain.hits[0]!.frame) / sampleFps;
+}
+
 interface Run {
   side: 'hive' | 'field';
   first: number;
   last: number;
 }
 
-function passages(chain: Chain, sampleFps: number, loopMaxS: number): TrafficEvent[] {
+function edgesOf(video: TrafficVideo): { first: number; last: number } {
+  return (
+    video.frames ?? {
+      first: 0,
+      last: Math.max(0, Math.round(video.durationS * video.sampleFps) - 1),
+    }
+  );
+}
+
+function passages(
+  chain: Chain,
+  sampleFps: number,
+  loopMaxS: number,
+  edges: { first: number; last: number },
+): TrafficEvent[] {
   const runs: Run[] = [];
   for (const { frame, side } of chain.hits) {
     // The band and the sides of a line's ends say nothing: the last clear side holds.
@@ -179,6 +225,10 @@ function passages(chain: Chain, sampleFps: number, loopMaxS: number): TrafficEve
     if (run?.side === side) run.last = frame;
     else runs.push({ side, first: frame, last: frame });
   }
+  // At the entrance from the first frame, or still there at the last: not seen coming out, or
+  // going in. The track's own first and last hits decide (a band hit still shows the bee).
+  if (runs[0]?.side === 'hive' && chain.hits[0]!.frame <= edges.first) runs.shift();
+  if (runs.at(-1)?.side === 'hive' && chain.hits.at(-1)!.frame >= edges.last) runs.pop();
   if (runs.length < 2) return [];
   const first = runs[0]!;
   const last = runs.at(-1)!;
