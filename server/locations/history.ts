@@ -41,9 +41,11 @@ export interface HistoryPoint {
 }
 
 export interface HistoryRange {
-  /** Inclusive days, YYYY-MM-DD (UTC). */
+  /** Inclusive days, YYYY-MM-DD, in `timeZone`. */
   from: string | null;
   to: string | null;
+  /** The IANA time zone the days are the user's calendar days in (default UTC). */
+  timeZone: string;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -61,13 +63,52 @@ function dayOf(raw: unknown, field: 'from' | 'to'): string | null {
   return raw;
 }
 
-/** `?from=YYYY-MM-DD&to=YYYY-MM-DD`, both optional, from not after to. */
-export function historyRange(query: { from?: unknown; to?: unknown }): HistoryRange {
+function zoneOf(raw: unknown): string {
+  if (raw === undefined || raw === '') return 'UTC';
+  try {
+    if (typeof raw !== 'string') throw new RangeError('not a string');
+    return new Intl.DateTimeFormat('en-US', { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    throw ValidationError.of({ tz: 'The time zone must be an IANA name, such as Europe/Paris.' });
+  }
+}
+
+/**
+ * `?from=YYYY-MM-DD&to=YYYY-MM-DD&tz=Area/City`, all optional, from not after to. The console
+ * sends the user's own zone: the days they pick are their calendar days, not UTC ones.
+ */
+export function historyRange(query: { from?: unknown; to?: unknown; tz?: unknown }): HistoryRange {
   const from = dayOf(query.from, 'from');
   const to = dayOf(query.to, 'to');
   if (from && to && from > to)
     throw ValidationError.of({ from: 'The start date needs to be before the end date.' });
-  return { from, to };
+  return { from, to, timeZone: zoneOf(query.tz) };
+}
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `t`, in ms. */
+function zoneOffsetMs(timeZone: string, t: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(t));
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return wall - Math.floor(t / 1000) * 1000;
+}
+
+/** The instant a day (YYYY-MM-DD) starts in `timeZone`, `plusDays` later. */
+export function startOfDay(day: string, timeZone: string, plusDays = 0): number {
+  const midnight = Date.parse(`${day}T00:00:00Z`) + plusDays * 86_400_000;
+  // Twice: the first guess's offset may be the other side of a daylight-saving change.
+  let t = midnight - zoneOffsetMs(timeZone, midnight);
+  t = midnight - zoneOffsetMs(timeZone, t);
+  return t;
 }
 
 const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
@@ -129,8 +170,8 @@ export async function locationHistory(
       .where({ user_id: location.user_id, location: location.name, status: 'PROCESSED' })
       .select('id', 'original_name', 'kind', 'created_at', 'counts_json', 'summary_json'),
   );
-  const start = range.from ? Date.parse(`${range.from}T00:00:00Z`) : -Infinity;
-  const end = range.to ? Date.parse(`${range.to}T00:00:00Z`) + 86_400_000 : Infinity;
+  const start = range.from ? startOfDay(range.from, range.timeZone) : -Infinity;
+  const end = range.to ? startOfDay(range.to, range.timeZone, 1) : Infinity;
   return rows
     .flatMap((r) => {
       const p = historyPoint(r);

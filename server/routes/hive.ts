@@ -9,7 +9,7 @@
  * - `DELETE /api/locations/:id/entrance`: clear it.
  * - `GET /api/locations/:id/entrance/proposal`: the entrance proposed from where the tracks of
  *   the location's latest analysed video with enough of them start and end, or null.
- * - `GET /api/locations/:id/history?from=&to=` and `/history.csv`: the location's series.
+ * - `GET /api/locations/:id/history?from=&to=&tz=` and `/history.csv`: the location's series.
  * - `GET /api/files/:id/hive`: the location a file belongs to (for links), whether it has an
  *   entrance and whether the file was counted with it.
  * - `POST /api/files/:id/count-again`: a video back to the queue, to be counted with the

@@ -415,6 +415,21 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
       expect(ranged.json<{ points: Array<{ file_id: number }> }>().points).toEqual([
         expect.objectContaining({ file_id: noEntrance }),
       ]);
+      // The days are the user's own: 2026-06-02 09:00 UTC is still June 1st at Midway (UTC-11),
+      // and 2026-06-01 08:00 UTC there is May 31st.
+      const midway = (days: string) =>
+        client.get(`/api/locations/${loc}/history?${days}&tz=Pacific%2FMidway`);
+      const ids = async (days: string) =>
+        (await midway(days))
+          .json<{ points: Array<{ file_id: number }> }>()
+          .points.map((p) => p.file_id);
+      expect(await ids('from=2026-06-02&to=2026-06-04')).not.toContain(noEntrance);
+      expect(await ids('from=2026-06-01&to=2026-06-01')).toEqual([noEntrance]);
+      const badZone = await client.get(
+        `/api/locations/${loc}/history?from=2026-06-01&tz=Mars%2FOlympus`,
+      );
+      expect(badZone.status).toBe(400);
+      expect(badZone.json<ErrorBody>().error.fields?.tz).toMatch(/IANA/);
       const bad = await client.get(`/api/locations/${loc}/history?from=2026-06-05&to=2026-06-01`);
       expect(bad.status).toBe(400);
       expect(bad.json<ErrorBody>().error.message).toBe(

@@ -37,6 +37,8 @@ function rangeQuery([start, end]: Range): string {
   const params = new URLSearchParams();
   if (start) params.set('from', toApiDate(start));
   if (end) params.set('to', toApiDate(end));
+  // The picked days are the user's calendar days: the server needs their zone to bound them.
+  if (start || end) params.set('tz', Intl.DateTimeFormat().resolvedOptions().timeZone);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
