@@ -172,7 +172,6 @@ export interface TestTimeAugmentationCard {
    * own default score threshold, chosen for it; video frames keep the card's detector.
    */
   detector?: TestTimeDetectorCard;
-  selection?: string;
 }
 
 export interface TestTimeDetectorCard {
@@ -599,7 +598,6 @@ export function validateModelCard(json: unknown, cardPath: string): ModelCard {
             : num(det.score, f('detector.score'), 0, 1),
       };
     }
-    if (typeof tta.selection === 'string') card.testTimeAugmentation.selection = tta.selection;
   }
 
   if (problems.length > 0) {
