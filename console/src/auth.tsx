@@ -26,6 +26,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [name, setName] = useState('');
   const [products, setProducts] = useState<string[]>([]);
 
+  // Not useResource: the answer writes session storage and seeds state that signIn and drop also set.
   useEffect(() => {
     let live = true;
     fetchMe()

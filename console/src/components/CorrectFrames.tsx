@@ -1,6 +1,7 @@
 import { Button, Card, HTMLSelect, Tag } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
 import { errorMessage, get } from '../lib/api.ts';
+import { useResource } from '../lib/useResource.ts';
 import { FrameEditor } from './FrameEditor.tsx';
 import { HiveAccuracy } from './HiveAccuracy.tsx';
 
@@ -36,33 +37,30 @@ export function CorrectFrames(props: {
   onCorrected?: (indices: number[]) => void;
 }) {
   const { fileId, location, onSaved, onCorrected } = props;
-  const [list, setList] = useState<FrameList | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [choice, setChoice] = useState<number | null>(null);
   const [open, setOpen] = useState<number | null>(null);
   const [version, setVersion] = useState(0);
 
+  const frames = useResource(
+    () => get<FrameList>(`/api/files/${fileId}/frames`),
+    [fileId, version],
+  );
+  const list = frames.data;
+  const error = frames.error === null ? null : errorMessage(frames.error);
+  // Each answer tells the page its corrected frames and picks a first frame if none is chosen.
   useEffect(() => {
-    let live = true;
-    get<FrameList>(`/api/files/${fileId}/frames`)
-      .then((l) => {
-        if (!live) return;
-        setList(l);
-        onCorrected?.(l.corrected.map((c) => c.index));
-        setChoice(
-          (c) =>
-            c ?? l.frames.find((f) => f.source !== 'sampled')?.index ?? l.frames[0]?.index ?? null,
-        );
-      })
-      .catch((e: unknown) => {
-        if (live) setError(errorMessage(e));
-      });
-    return () => {
-      live = false;
-    };
+    if (!list) return;
+    onCorrected?.(list.corrected.map((c) => c.index));
+    setChoice(
+      (c) =>
+        c ??
+        list.frames.find((f) => f.source !== 'sampled')?.index ??
+        list.frames[0]?.index ??
+        null,
+    );
     // onCorrected is the page's state setter: stable.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fileId, version]);
+  }, [list]);
 
   const corrected = list?.corrected ?? [];
   return (

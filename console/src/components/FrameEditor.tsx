@@ -1,8 +1,9 @@
 import { Button, ButtonGroup, Callout, Spinner, Tag } from '@blueprintjs/core';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { KeyboardEvent, PointerEvent } from 'react';
 import { errorMessage, get, request } from '../lib/api.ts';
 import { toastSuccess } from '../lib/toaster.ts';
+import { useResource } from '../lib/useResource.ts';
 import {
   EDIT_CLASSES,
   changed,
@@ -58,11 +59,35 @@ export function FrameEditor(props: {
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const { fileId, index, onClose, onSaved } = props;
-  const [frame, setFrame] = useState<FrameView | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [boxes, setBoxes] = useState<EditBox[]>([]);
-  const [initial, setInitial] = useState<EditBox[]>([]);
+  const { fileId, index } = props;
+  const loaded = useResource(
+    () => get<FrameView>(`/api/files/${fileId}/frames/${index}`),
+    [fileId, index],
+  );
+  if (loaded.error !== null) {
+    return (
+      <Callout intent="danger" icon="error" title="This frame cannot be opened" role="alert">
+        {errorMessage(loaded.error)}
+      </Callout>
+    );
+  }
+  // While another frame loads, the spinner replaces the editor, so the next one starts afresh.
+  if (!loaded.data || loaded.loading) return <Spinner aria-label="Loading frame" size={30} />;
+  return <Editor {...props} loaded={loaded.data} />;
+}
+
+/** The editor of one loaded frame: its boxes start as the frame's labels or detections. */
+function Editor(props: {
+  fileId: number;
+  index: number;
+  loaded: FrameView;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { fileId, index, loaded, onClose, onSaved } = props;
+  const [frame, setFrame] = useState(loaded);
+  const [boxes, setBoxes] = useState<EditBox[]>(() => withIds(loaded.labels ?? loaded.detections));
+  const [initial, setInitial] = useState<EditBox[]>(boxes);
   const [selected, setSelected] = useState<number | null>(null);
   const [zoom, setZoom] = useState(1);
   const [saving, setSaving] = useState(false);
@@ -82,39 +107,10 @@ export function FrameEditor(props: {
     v.scrollTop = c[1] * v.scrollHeight - v.clientHeight / 2;
   }, [zoom]);
 
-  useEffect(() => {
-    let live = true;
-    setFrame(null);
-    get<FrameView>(`/api/files/${fileId}/frames/${index}`)
-      .then((f) => {
-        if (!live) return;
-        const start = withIds(f.labels ?? f.detections);
-        setFrame(f);
-        setBoxes(start);
-        setInitial(start);
-        setSelected(null);
-      })
-      .catch((e: unknown) => {
-        if (live) setLoadError(errorMessage(e));
-      });
-    return () => {
-      live = false;
-    };
-  }, [fileId, index]);
-
   const update = useCallback((id: number, f: (b: EditBox) => EditBox) => {
     setBoxes((all) => all.map((b) => (b.id === id ? f(b) : b)));
     setSaveError(null);
   }, []);
-
-  if (loadError) {
-    return (
-      <Callout intent="danger" icon="error" title="This frame cannot be opened" role="alert">
-        {loadError}
-      </Callout>
-    );
-  }
-  if (!frame) return <Spinner aria-label="Loading frame" size={30} />;
 
   const { width: W, height: H } = frame;
   const classes = EDIT_CLASSES.filter((c) => frame.classes.includes(c.cls));

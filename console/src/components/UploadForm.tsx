@@ -10,7 +10,7 @@ import {
   Tag,
   TextArea,
 } from '@blueprintjs/core';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ChangeEvent, FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
@@ -18,6 +18,7 @@ import { errorMessage, post, postForm } from '../lib/api.ts';
 import { formatBytes } from '../lib/format.ts';
 import { toLocationNames } from '../lib/records.ts';
 import { toastError, toastSuccess, toastWarning } from '../lib/toaster.ts';
+import { useResource } from '../lib/useResource.ts';
 import {
   ACCEPT_ATTRIBUTE,
   MISSING_INFORMATION,
@@ -37,9 +38,6 @@ export function UploadForm({
   compact?: boolean;
 }) {
   const auth = useAuth();
-  const [maxSize, setMaxSize] = useState<number | null>(null);
-  const [locations, setLocations] = useState<string[]>([]);
-  const [locationsLoaded, setLocationsLoaded] = useState(false);
   const [file, setFile] = useState<File | null>(null);
   const [description, setDescription] = useState('');
   const [location, setLocation] = useState('');
@@ -47,32 +45,24 @@ export function UploadForm({
   const [uploading, setUploading] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    let live = true;
-    post<{ max_file_size?: unknown }>('/api/valid-products-and-file-size', {
-      email_address: auth.email,
-    })
-      .then((body) => {
-        const size = Number(body?.max_file_size);
-        if (live && Number.isFinite(size) && size > 0) setMaxSize(size);
-      })
-      .catch((error: unknown) => {
-        if (live) toastError('Error', `Failed to fetch products. ${errorMessage(error)}`);
-      });
-    post('/api/get-locations-user/', { email_address: auth.email })
-      .then((rows) => {
-        if (live) setLocations(toLocationNames(rows));
-      })
-      .catch((error: unknown) => {
-        if (live) toastError('Error', `Failed to fetch locations. ${errorMessage(error)}`);
-      })
-      .finally(() => {
-        if (live) setLocationsLoaded(true);
-      });
-    return () => {
-      live = false;
-    };
-  }, [auth.email]);
+  const limits = useResource(
+    () =>
+      post<{ max_file_size?: unknown }>('/api/valid-products-and-file-size', {
+        email_address: auth.email,
+      }),
+    [auth.email],
+    (error) => toastError('Error', `Failed to fetch products. ${errorMessage(error)}`),
+  );
+  const size = Number(limits.data?.max_file_size);
+  const maxSize = Number.isFinite(size) && size > 0 ? size : null;
+  const userLocations = useResource(
+    () => post('/api/get-locations-user/', { email_address: auth.email }).then(toLocationNames),
+    [auth.email],
+    (error) => toastError('Error', `Failed to fetch locations. ${errorMessage(error)}`),
+  );
+  const locations = userLocations.data ?? [];
+  // Answered or failed at least once: only then may "no locations" be said.
+  const locationsLoaded = userLocations.data !== null || userLocations.error !== null;
 
   const clearFile = () => {
     setFile(null);

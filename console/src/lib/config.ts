@@ -1,6 +1,6 @@
 // Configurable content (decisions section 6). The server may expose GET /api/public-config; these
 // defaults apply when it does not.
-import { useEffect, useState } from 'react';
+import { useResource } from './useResource.ts';
 
 export interface AppConfig {
   contactEmail: string;
@@ -51,15 +51,5 @@ export function loadConfig(): Promise<AppConfig> {
 }
 
 export function useAppConfig(): AppConfig {
-  const [config, setConfig] = useState<AppConfig>(DEFAULT_CONFIG);
-  useEffect(() => {
-    let live = true;
-    void loadConfig().then((c) => {
-      if (live) setConfig(c);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return config;
+  return useResource(loadConfig, []).data ?? DEFAULT_CONFIG;
 }

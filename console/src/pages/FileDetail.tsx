@@ -8,7 +8,7 @@ import {
   Spinner,
   Tag,
 } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { LineChart } from '../components/LineChart.tsx';
 import type { Series } from '../components/LineChart.tsx';
@@ -20,6 +20,7 @@ import { FileHive } from '../components/TrafficCard.tsx';
 import type { FileTraffic } from '../lib/traffic.ts';
 import { del, errorMessage, get } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
+import { useResource } from '../lib/useResource.ts';
 import { countCells, countText } from '../lib/fileDetail.ts';
 import { formatBytes, formatDateTime, formatPercent, orDash } from '../lib/format.ts';
 
@@ -82,8 +83,6 @@ function chartSeries(frames: Frame[]): Series[] {
 export function FileDetail() {
   const { id } = useParams();
   const navigate = useNavigate();
-  const [detail, setDetail] = useState<Detail | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
   // Bumped when a corrected frame is saved, so the counts are read again; frames corrected.
@@ -103,19 +102,12 @@ export function FileDetail() {
     }
   };
 
-  useEffect(() => {
-    let live = true;
-    get<Detail>(`/api/files/${encodeURIComponent(id ?? '')}`)
-      .then((d) => {
-        if (live) setDetail(d);
-      })
-      .catch((e: unknown) => {
-        if (live) setError(errorMessage(e));
-      });
-    return () => {
-      live = false;
-    };
-  }, [id, version]);
+  const file = useResource(
+    () => get<Detail>(`/api/files/${encodeURIComponent(id ?? '')}`),
+    [id, version],
+  );
+  const detail = file.data;
+  const error = file.error === null ? null : errorMessage(file.error);
 
   if (error) {
     return (

@@ -1,11 +1,11 @@
 import { Button, Card, Icon, Tag } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { HornetAlertsSetting } from '../components/HornetAlertsSetting.tsx';
 import { TrainingConsentSetting } from '../components/TrainingConsentSetting.tsx';
 import { errorMessage, post } from '../lib/api.ts';
 import { toastError } from '../lib/toaster.ts';
+import { useResource } from '../lib/useResource.ts';
 
 interface Feature {
   label: string;
@@ -46,26 +46,19 @@ function FeatureList({ plan }: { plan: 'free' | 'researcher' }) {
 export function Plans() {
   const navigate = useNavigate();
   const auth = useAuth();
-  const [products, setProducts] = useState<string[]>([]);
-
-  useEffect(() => {
-    if (!auth.isAuthenticated || !auth.email) return;
-    let live = true;
-    post<{ valid_products?: unknown }>('/api/valid-products-and-file-size', {
-      email_address: auth.email,
-    })
-      .then((body) => {
-        if (!live) return;
-        const list = Array.isArray(body?.valid_products) ? body.valid_products.map(String) : [];
-        setProducts(list);
-      })
-      .catch((error: unknown) => {
-        if (live) toastError('Error', `Failed to fetch Products. ${errorMessage(error)}`, 5000);
-      });
-    return () => {
-      live = false;
-    };
-  }, [auth.isAuthenticated, auth.email]);
+  const valid = useResource(
+    auth.isAuthenticated && auth.email
+      ? () =>
+          post<{ valid_products?: unknown }>('/api/valid-products-and-file-size', {
+            email_address: auth.email,
+          }).then((body) =>
+            Array.isArray(body?.valid_products) ? body.valid_products.map(String) : [],
+          )
+      : null,
+    [auth.isAuthenticated, auth.email],
+    (error) => toastError('Error', `Failed to fetch Products. ${errorMessage(error)}`, 5000),
+  );
+  const products = valid.data ?? [];
 
   return (
     <div className="hs-page">
