@@ -1,5 +1,4 @@
 import {
-  AnchorButton,
   Button,
   Callout,
   Card,
@@ -10,75 +9,40 @@ import {
   Tag,
 } from '@blueprintjs/core';
 import { DateRangeInput3 } from '@blueprintjs/datetime2';
-import { createColumnHelper } from '@tanstack/react-table';
 import { enUS } from 'date-fns/locale';
 import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import { AdministratorsOnly } from '../components/RouteGuards.tsx';
 import { DataTable } from '../components/DataTable.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
-import { StatusBadge } from '../components/StatusBadge.tsx';
-import { FileNameLink } from './FileUploadList.tsx';
+import {
+  fileNameColumn,
+  mediaColumn,
+  reportColumn,
+  statusColumn,
+  statusTimeColumn,
+  textColumn,
+} from '../components/cells.tsx';
 import { ApiError, post } from '../lib/api.ts';
 import { rangeProblem, searchDates, todayRange } from '../lib/dateRange.ts';
 import type { Range } from '../lib/dateRange.ts';
 import { distinctCount, filterSearchResults } from '../lib/filters.ts';
-import { formatDateTime, matchesLabel, orDash } from '../lib/format.ts';
+import { matchesLabel } from '../lib/format.ts';
 import { toFileRecord } from '../lib/records.ts';
 import type { FileRecord } from '../lib/records.ts';
 import { toastError, toastInfo, toastWarning } from '../lib/toaster.ts';
 
 const SEARCH_FAILED = 'We could not complete the search. Please try again.';
-const column = createColumnHelper<FileRecord>();
 
+// Headers as the spec words them on this screen (the uploaded-files list words its own).
 const COLUMNS = [
-  column.accessor('name', {
-    header: 'File name',
-    cell: (c) => <FileNameLink file={c.row.original} />,
-  }),
-  column.accessor('email', { header: 'Email', cell: (c) => orDash(c.getValue()) }),
-  column.accessor('status', {
-    header: 'Status',
-    cell: (c) => <StatusBadge status={c.getValue() || 'Unknown'} />,
-  }),
-  column.accessor('videoUrl', {
-    header: 'Media',
-    enableSorting: false,
-    cell: (c) => (
-      <AnchorButton
-        size="small"
-        variant="minimal"
-        icon="share"
-        text="Open"
-        href={c.getValue() || undefined}
-        target="_blank"
-        rel="noreferrer"
-        disabled={!c.getValue()}
-        aria-label={`Open media of ${c.row.original.name || 'Untitled'}`}
-      />
-    ),
-  }),
-  column.accessor('reportUrl', {
-    header: 'Results',
-    enableSorting: false,
-    cell: (c) => (
-      <AnchorButton
-        size="small"
-        variant="minimal"
-        icon="download"
-        text="Download"
-        href={c.getValue() || undefined}
-        download
-        disabled={!c.getValue()}
-        aria-label={`Download results of ${c.row.original.name || 'Untitled'}`}
-      />
-    ),
-  }),
-  column.accessor('location', { header: 'Location', cell: (c) => orDash(c.getValue()) }),
-  column.accessor('statusTime', {
-    header: 'Status time',
-    cell: (c) => formatDateTime(c.getValue()),
-  }),
+  fileNameColumn('File name'),
+  textColumn('email', 'Email'),
+  statusColumn('Status'),
+  mediaColumn('Media'),
+  reportColumn('Results'),
+  textColumn('location', 'Location'),
+  statusTimeColumn('Status time'),
 ];
 
 type Phase = 'idle' | 'loading' | 'done' | 'error';

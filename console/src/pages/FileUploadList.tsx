@@ -10,32 +10,27 @@ import {
 } from '@blueprintjs/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useCallback, useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { DataTable } from '../components/DataTable.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
-import { StatusBadge } from '../components/StatusBadge.tsx';
+import {
+  fileNameColumn,
+  mediaColumn,
+  reportColumn,
+  statusColumn,
+  statusTimeColumn,
+  textColumn,
+} from '../components/cells.tsx';
 import { UploadForm } from '../components/UploadForm.tsx';
 import { errorMessage, post } from '../lib/api.ts';
 import { filterByFileName } from '../lib/filters.ts';
-import { formatDateTime, orDash } from '../lib/format.ts';
 import { toFileRecord } from '../lib/records.ts';
 import type { FileRecord } from '../lib/records.ts';
 import { isProcessed } from '../lib/status.ts';
 import { usePolling } from '../lib/usePolling.ts';
 
 const column = createColumnHelper<FileRecord>();
-
-export function FileNameLink({ file }: { file: FileRecord }) {
-  const name = file.name || 'Untitled';
-  return file.id !== null ? (
-    <Link to={`/files/${file.id}`} className="hs-file-link">
-      {name}
-    </Link>
-  ) : (
-    <span>{name}</span>
-  );
-}
 
 /** A checkbox per processed file, picking the files of the summary CSV. */
 function selectColumn(selected: ReadonlySet<number>, toggle: (id: number) => void) {
@@ -57,41 +52,14 @@ function selectColumn(selected: ReadonlySet<number>, toggle: (id: number) => voi
   });
 }
 
+// Headers as the spec words them on this screen (the admin search words its own).
 const COLUMNS = [
-  column.accessor('name', {
-    header: 'File Name',
-    cell: (c) => <FileNameLink file={c.row.original} />,
-  }),
-  column.accessor('status', {
-    header: 'Status',
-    cell: (c) => <StatusBadge status={c.getValue()} />,
-  }),
-  column.accessor('videoUrl', {
-    header: 'Video',
-    enableSorting: false,
-    cell: (c) =>
-      c.getValue() ? (
-        <a href={c.getValue()} target="_blank" rel="noreferrer">
-          View
-        </a>
-      ) : (
-        <span className="hs-muted">—</span>
-      ),
-  }),
-  column.accessor('reportUrl', {
-    header: 'Report',
-    enableSorting: false,
-    cell: (c) => (
-      <a href={c.getValue()} download>
-        Download
-      </a>
-    ),
-  }),
-  column.accessor('location', { header: 'Location', cell: (c) => orDash(c.getValue()) }),
-  column.accessor('statusTime', {
-    header: 'Status Time',
-    cell: (c) => formatDateTime(c.getValue()),
-  }),
+  fileNameColumn('File Name'),
+  statusColumn('Status'),
+  mediaColumn('Video'),
+  reportColumn('Report'),
+  textColumn('location', 'Location'),
+  statusTimeColumn('Status Time'),
 ];
 
 export function UploadedFiles() {
