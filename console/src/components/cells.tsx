@@ -26,7 +26,6 @@ export function FileNameLink({ file }: { file: FileRecord }) {
 export function MediaLink({ file }: { file: FileRecord }) {
   return (
     <AnchorButton
-      role="link"
       size="small"
       variant="minimal"
       icon="share"
@@ -44,7 +43,6 @@ export function MediaLink({ file }: { file: FileRecord }) {
 export function ReportLink({ file }: { file: FileRecord }) {
   return (
     <AnchorButton
-      role="link"
       size="small"
       variant="minimal"
       icon="download"
