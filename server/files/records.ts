@@ -9,6 +9,15 @@ import type { ResultQuality } from '../../engine/vocabulary.ts';
 import type { Entrance } from '../../engine/vocabulary.ts';
 import type { StoredTraffic } from '../locations/traffic.ts';
 import { trafficDetail } from '../locations/traffic.ts';
+import {
+  hasMedia,
+  isoWithOffset,
+  mediaUrl,
+  previewUrl,
+  reportUrl,
+  summaryUrl,
+} from './answer-forms.ts';
+import { fileRecord } from './file-record.ts';
 
 export type FileStatus = 'UPLOADED' | 'QUEUED' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
 export type FileKind = 'image' | 'video';
@@ -117,48 +126,19 @@ export function shownCounts(counts: ClassCounts, includeResearch: boolean): Clas
   return includeResearch ? counts : { ...counts, wasp: null, hornet: null };
 }
 
-/** `toISOString()` output whose day exists in every month (so Date would not roll it over). */
-const CANONICAL_UTC =
-  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
-
-/** Stored timestamps are UTC (`...Z`); answers spell the offset out (`+00:00`). */
-export function isoWithOffset(stored: string | null): string {
-  if (!stored) return '';
-  // Fast path for what the server writes (lists map thousands of these per request).
-  if (CANONICAL_UTC.test(stored)) return `${stored.slice(0, -1)}+00:00`;
-  const d = new Date(stored);
-  if (Number.isNaN(d.getTime())) return stored;
-  return d.toISOString().replace(/Z$/, '+00:00');
-}
-
-export const mediaUrl = (id: number): string => `/api/files/${id}/media`;
-export const reportUrl = (id: number): string => `/api/files/${id}/report.csv`;
-export const previewUrl = (id: number): string => `/api/files/${id}/preview.jpg`;
-export const summaryUrl = (id: number): string => `/api/files/${id}/summary.csv`;
-export const hornetFrameUrl = (id: number): string => `/api/files/${id}/hornet.jpg`;
-
-export function hasMedia(row: Pick<FileRow, 'media_deleted_at'>): boolean {
-  return row.media_deleted_at === null;
-}
-
-/** `[name, status, media_url, report_url, location, status_time]` (+ owner e-mail in search). */
-export type FileRecord = [string, string, string, string, string, string];
-export type SearchRecord = [string, string, string, string, string, string, string];
-
-export function fileRecord(row: FileRow): FileRecord {
-  return [
-    row.original_name,
-    row.status,
-    hasMedia(row) ? mediaUrl(row.id) : '',
-    reportUrl(row.id),
-    row.location,
-    isoWithOffset(row.status_time),
-  ];
-}
-
-export function searchRecord(row: FileRow & { owner_email: string }): SearchRecord {
-  return [...fileRecord(row), row.owner_email];
-}
+// The answers' spelling of times and URLs, and the list record, live in their own modules
+// (file-record.ts holds the record's one definition); re-exported for this module's importers.
+export {
+  hasMedia,
+  hornetFrameUrl,
+  isoWithOffset,
+  mediaUrl,
+  previewUrl,
+  reportUrl,
+  summaryUrl,
+} from './answer-forms.ts';
+export { fileRecord, searchRecord } from './file-record.ts';
+export type { FileRecord, SearchRecord } from './file-record.ts';
 
 function parseJson<T>(text: string | null): T | null {
   if (text === null) return null;

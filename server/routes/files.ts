@@ -26,6 +26,7 @@ import { MAX_SUMMARY_FILES, parseIds, summaryInputs } from '../files/summary.ts'
 import { CONTENT_TYPES, mediaDirs, storedPath } from '../files/storage.ts';
 import { handleUpload } from '../files/upload.ts';
 import { recordsJson } from '../files/record-json.ts';
+import { LIST_FIELDS, recordColumns } from '../files/file-record.ts';
 
 export function filesRoutes(app: AppContext): Router {
   const router = new Router();
@@ -63,7 +64,7 @@ export function filesRoutes(app: AppContext): Router {
           { column: 'files.created_at', order: 'desc' },
           { column: 'files.id', order: 'desc' },
         ])
-        .select('id', 'original_name', 'status', 'location', 'status_time', 'media_deleted_at'),
+        .select(recordColumns(LIST_FIELDS)),
     );
     ctx.body = rows.map((r) => fileRecord(r));
   });

@@ -13,6 +13,7 @@ import { typed } from '../files/access.ts';
 import type { FileRow } from '../files/records.ts';
 import { searchRecord } from '../files/records.ts';
 import { recordsJson } from '../files/record-json.ts';
+import { SEARCH_FIELDS, recordColumns } from '../files/file-record.ts';
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MAX_KEYWORDS = 20;
@@ -92,15 +93,7 @@ export function searchRoutes(app: AppContext): Router {
           { column: 'files.status_time', order: 'desc' },
           { column: 'files.id', order: 'desc' },
         ])
-        .select(
-          'files.id',
-          'files.original_name',
-          'files.status',
-          'files.location',
-          'files.status_time',
-          'files.media_deleted_at',
-          'users.email as owner_email',
-        ),
+        .select(...recordColumns(SEARCH_FIELDS), 'users.email as owner_email'),
     );
     ctx.body = rows.map((r) => searchRecord(r));
   });

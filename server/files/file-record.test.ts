@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import {
+  LIST_FIELDS,
+  SEARCH_FIELDS,
+  STORED,
+  canonicalSql,
+  fileRecord,
+  jsonBuildArraySql,
+  recordColumns,
+  searchRecord,
+} from './file-record.ts';
+
+const row = {
+  id: 7,
+  original_name: 'clip.mp4',
+  status: 'PROCESSED' as const,
+  location: 'Apiary North',
+  status_time: '2025-05-01T10:00:00.000Z',
+  media_deleted_at: null,
+};
+
+const CANONICAL = "files.status_time LIKE '____-__-__T__:__:__.___Z'";
+const TIME = "substr(files.status_time, 1, length(files.status_time) - 1) || '+00:00'";
+const EMAIL = '(SELECT users.email FROM users WHERE users.id = files.user_id)';
+const MEDIA_JSON =
+  "CASE WHEN files.media_deleted_at IS NULL THEN '\"/api/files/' || files.id || '/media\"' ELSE '\"\"' END";
+
+describe('the file record, defined once', () => {
+  it('answers the spec order in JavaScript', () => {
+    expect(fileRecord(row)).toEqual([
+      'clip.mp4',
+      'PROCESSED',
+      '/api/files/7/media',
+      '/api/files/7/report.csv',
+      'Apiary North',
+      '2025-05-01T10:00:00.000+00:00',
+    ]);
+    expect(
+      searchRecord({ ...row, media_deleted_at: '2025-05-02T00:00:00.000Z', owner_email: 'a@b.c' }),
+    ).toEqual([
+      'clip.mp4',
+      'PROCESSED',
+      '',
+      '/api/files/7/report.csv',
+      'Apiary North',
+      '2025-05-01T10:00:00.000+00:00',
+      'a@b.c',
+    ]);
+    expect(recordColumns(SEARCH_FIELDS)).toEqual([
+      'files.id',
+      'files.original_name',
+      'files.status',
+      'files.media_deleted_at',
+      'files.location',
+      'files.status_time',
+    ]);
+  });
+
+  it('gives PostgreSQL the same fields in the same order', () => {
+    expect(jsonBuildArraySql(LIST_FIELDS, { ownerEmail: 'users.email' })).toBe(
+      'json_build_array(files.original_name, files.status, ' +
+        "CASE WHEN files.media_deleted_at IS NULL THEN '/api/files/' || files.id || '/media' ELSE '' END, " +
+        `'/api/files/' || files.id || '/report.csv', files.location, ${TIME})`,
+    );
+    expect(canonicalSql(SEARCH_FIELDS)).toBe(CANONICAL);
+  });
+
+  // What SQLite stores is fixed by migrations: if this fails, the definition changed, and
+  // existing databases keep the old parts until a new migration reinstalls them (see
+  // file-record.ts). Add that migration, then update these strings.
+  it('stores in SQLite exactly what migration 0021 installed, and no URL', () => {
+    expect(STORED.list.parts).toEqual([
+      {
+        column: 'list_record_0',
+        sql: `CASE WHEN ${CANONICAL} THEN json_quote(files.original_name) || ',' || json_quote(files.status) END`,
+      },
+      {
+        column: 'list_record_1',
+        sql: `CASE WHEN ${CANONICAL} THEN json_quote(files.location) || ',' || json_quote(${TIME}) END`,
+      },
+    ]);
+    expect(STORED.search.parts).toEqual([
+      {
+        column: 'search_record_0',
+        sql: `CASE WHEN ${CANONICAL} THEN json_quote(files.original_name) || ',' || json_quote(files.status) END`,
+      },
+      {
+        column: 'search_record_1',
+        sql: `CASE WHEN ${CANONICAL} THEN json_quote(files.location) || ',' || json_quote(${TIME}) || ',' || json_quote(${EMAIL}) END`,
+      },
+    ]);
+    for (const layout of [STORED.list, STORED.search]) {
+      for (const part of layout.parts) expect(part.sql).not.toContain('/api/');
+    }
+    expect(STORED.search.readsColumns).toEqual([
+      'original_name',
+      'status',
+      'location',
+      'status_time',
+      'user_id',
+    ]);
+    expect(STORED.search.readsOwnerEmail).toBe(true);
+  });
+
+  it('composes the URLs between the stored parts when answering', () => {
+    expect(STORED.list.answerSql).toBe(
+      `'[' || files.list_record_0 || ',' || ${MEDIA_JSON} || ',"/api/files/' || files.id || ` +
+        `'/report.csv",' || files.list_record_1 || ']'`,
+    );
+    expect(STORED.search.answerColumns).toEqual([
+      'media_deleted_at',
+      'search_record_0',
+      'search_record_1',
+    ]);
+  });
+});

@@ -1,0 +1,244 @@
+/**
+ * The spec's positional file record (product-spec section 3), defined once: which field holds
+ * what, in order. The files list answers `LIST_FIELDS`, the admin search `SEARCH_FIELDS`.
+ *
+ * Everything else is generated from these lists: the JavaScript record (`fileRecord`,
+ * `searchRecord`), PostgreSQL's `json_build_array`, and SQLite's stored record parts with the
+ * expression that completes them when answering (record-json.ts says why SQLite stores them).
+ * URLs are never stored: a stored part holds only a run of data fields between two URLs, and the
+ * URLs are composed from the file's id at query time, so the API's URL shape lives here alone.
+ *
+ * Changing a list (or how a kind of field is spelled) changes what SQLite stores: add a
+ * migration that drops the indexes holding the parts, calls `removeStoredRecords` and
+ * `installStoredRecords` (stored-records.ts) and re-creates the indexes, as 0021 does.
+ * file-record.test.ts pins the generated SQLite SQL so that such a change cannot go unnoticed.
+ */
+import type { FileRow } from './records.ts';
+import { FILE_URL_PREFIX, fileUrl, isoWithOffset } from './answer-forms.ts';
+import type { FileResource } from './answer-forms.ts';
+
+type TextColumn = 'original_name' | 'status' | 'location';
+type TimeColumn = 'status_time';
+
+/** One field of the record: where its value comes from. */
+export type RecordField =
+  /** A text column as stored. */
+  | { kind: 'text'; column: TextColumn }
+  /** A stored UTC timestamp, answered with its offset (isoWithOffset). */
+  | { kind: 'time'; column: TimeColumn }
+  /** A URL of the file's API (never stored); '' once `emptyOnceSet` holds a value. */
+  | { kind: 'url'; resource: FileResource; emptyOnceSet?: 'media_deleted_at' }
+  /** The owner's e-mail address. */
+  | { kind: 'ownerEmail' };
+
+/** `[name, status, media_url, report_url, location, status_time]`. */
+export const LIST_FIELDS = [
+  { kind: 'text', column: 'original_name' },
+  { kind: 'text', column: 'status' },
+  { kind: 'url', resource: 'media', emptyOnceSet: 'media_deleted_at' },
+  { kind: 'url', resource: 'report.csv' },
+  { kind: 'text', column: 'location' },
+  { kind: 'time', column: 'status_time' },
+] as const satisfies readonly RecordField[];
+
+/** The list record plus the owner's e-mail. */
+export const SEARCH_FIELDS = [
+  ...LIST_FIELDS,
+  { kind: 'ownerEmail' },
+] as const satisfies readonly RecordField[];
+
+type RecordOf<F extends readonly RecordField[]> = { -readonly [K in keyof F]: string };
+export type FileRecord = RecordOf<typeof LIST_FIELDS>;
+export type SearchRecord = RecordOf<typeof SEARCH_FIELDS>;
+
+/** The columns of `files` a record reads. */
+export type RecordRow = Pick<FileRow, 'id' | 'media_deleted_at' | TextColumn | TimeColumn>;
+
+// ---- JavaScript ----------------------------------------------------------------------------
+
+function fieldValue(field: RecordField, row: RecordRow & { owner_email?: string }): string {
+  switch (field.kind) {
+    case 'text':
+      return row[field.column];
+    case 'time':
+      return isoWithOffset(row[field.column]);
+    case 'url':
+      return field.emptyOnceSet && row[field.emptyOnceSet] !== null
+        ? ''
+        : fileUrl(row.id, field.resource);
+    case 'ownerEmail':
+      return row.owner_email ?? '';
+  }
+}
+
+export function fileRecord(row: RecordRow): FileRecord {
+  return LIST_FIELDS.map((f) => fieldValue(f, row)) as FileRecord;
+}
+
+export function searchRecord(row: RecordRow & { owner_email: string }): SearchRecord {
+  return SEARCH_FIELDS.map((f) => fieldValue(f, row)) as SearchRecord;
+}
+
+/** What the JavaScript path selects from `files` (the owner's e-mail is joined separately). */
+export function recordColumns(fields: readonly RecordField[]): string[] {
+  const columns = new Set<string>(['files.id']);
+  for (const f of fields) {
+    if (f.kind === 'text' || f.kind === 'time') columns.add(`files.${f.column}`);
+    if (f.kind === 'url' && f.emptyOnceSet) columns.add(`files.${f.emptyOnceSet}`);
+  }
+  return [...columns];
+}
+
+// ---- SQL (PostgreSQL and SQLite alike) -----------------------------------------------------
+
+/** Where the owner's e-mail comes from: `users.email` when joined, a subquery in triggers. */
+export interface SqlSources {
+  ownerEmail: string;
+}
+
+// The URL's constant parts go into SQL string literals and, on SQLite, straight into JSON text.
+for (const field of SEARCH_FIELDS) {
+  const text = field.kind === 'url' ? `${FILE_URL_PREFIX}${field.resource}` : '';
+  if (!/^[\w./-]*$/.test(text)) throw new Error(`file-record: URL part ${text} needs quoting`);
+}
+
+/** `'/api/files/' || files.id || '/media'`, its literals wrapped in `quote` (`"` for JSON). */
+function urlSql(field: Extract<RecordField, { kind: 'url' }>, quote: '' | '"'): string {
+  const url = `'${quote}${FILE_URL_PREFIX}' || files.id || '/${field.resource}${quote}'`;
+  if (!field.emptyOnceSet) return url;
+  return `CASE WHEN files.${field.emptyOnceSet} IS NULL THEN ${url} ELSE '${quote}${quote}' END`;
+}
+
+// `2025-06-01T09:30:00.000Z` -> `2025-06-01T09:30:00.000+00:00` (isoWithOffset's fast path).
+const withOffset = (col: string) => `substr(${col}, 1, length(${col}) - 1) || '+00:00'`;
+
+function fieldSql(field: RecordField, sources: SqlSources): string {
+  switch (field.kind) {
+    case 'text':
+      return `files.${field.column}`;
+    case 'time':
+      return withOffset(`files.${field.column}`);
+    case 'url':
+      return urlSql(field, '');
+    case 'ownerEmail':
+      return sources.ownerEmail;
+  }
+}
+
+/**
+ * True when SQL spells every timestamp of the record as `isoWithOffset` does: the server's own
+ * `toISOString()` form. Other forms (which SQL cannot re-spell the way Date does) take the
+ * JavaScript path.
+ */
+export function canonicalSql(fields: readonly RecordField[]): string {
+  const times = fields.filter((f) => f.kind === 'time');
+  if (times.length === 0) return '1 = 1';
+  return times.map((f) => `files.${f.column} LIKE '____-__-__T__:__:__.___Z'`).join(' AND ');
+}
+
+/** PostgreSQL: the record as one `json_build_array(...)` over `files` (and `users` joined). */
+export function jsonBuildArraySql(fields: readonly RecordField[], sources: SqlSources): string {
+  return `json_build_array(${fields.map((f) => fieldSql(f, sources)).join(', ')})`;
+}
+
+// ---- SQLite's stored parts -----------------------------------------------------------------
+
+/** One stored column: the JSON text of a run of data fields, without brackets. */
+export interface StoredPart {
+  column: string;
+  /** What a trigger writes; NULL when a timestamp is not canonical (the JavaScript path). */
+  sql: string;
+}
+
+export interface StoredLayout {
+  parts: StoredPart[];
+  /** The whole record's JSON text from the stored parts and the URLs (NULL with any NULL part). */
+  answerSql: string;
+  /** The columns answerSql reads besides the id: what an index must hold to answer alone. */
+  answerColumns: string[];
+  /** The `files` columns the stored parts read: a change to one rewrites them. */
+  readsColumns: string[];
+  /** Whether the parts read the owner's e-mail (a change to it rewrites them too). */
+  readsOwnerEmail: boolean;
+}
+
+/** SQL text, or a literal that the answer's builder may merge with its neighbours. */
+type Piece = { sql: string } | { literal: string };
+
+/** `'[' || a || ',"x' || b || '"]'`: adjacent literals merged, one `||` fewer per row each. */
+function concatSql(pieces: Piece[]): string {
+  const merged: Piece[] = [];
+  for (const piece of pieces) {
+    const last = merged.at(-1);
+    if ('literal' in piece && last && 'literal' in last) last.literal += piece.literal;
+    else merged.push({ ...piece });
+  }
+  return merged.map((p) => ('sql' in p ? p.sql : `'${p.literal}'`)).join(' || ');
+}
+
+/** A URL field as JSON text (its constant parts need no escaping, checked above). */
+function urlJsonPieces(field: Extract<RecordField, { kind: 'url' }>): Piece[] {
+  if (field.emptyOnceSet) return [{ sql: urlSql(field, '"') }];
+  return [
+    { literal: `"${FILE_URL_PREFIX}` },
+    { sql: 'files.id' },
+    { literal: `/${field.resource}"` },
+  ];
+}
+
+/**
+ * Splits a record into runs of data fields (stored, as `"a","b"`) and URL fields (composed at
+ * query time): `'[' || files.list_record_0 || ',' || <media url> || ... || ']'`.
+ */
+export function storedLayout(
+  name: string,
+  fields: readonly RecordField[],
+  sources: SqlSources,
+): StoredLayout {
+  const canonical = canonicalSql(fields);
+  const parts: StoredPart[] = [];
+  const pieces: Piece[] = [{ literal: '[' }];
+  let run: string[] = [];
+  const endRun = () => {
+    if (run.length === 0) return;
+    const column = `${name}_record_${parts.length}`;
+    parts.push({ column, sql: `CASE WHEN ${canonical} THEN ${run.join(" || ',' || ")} END` });
+    pieces.push({ sql: `files.${column}` });
+    run = [];
+  };
+  const readsColumns = new Set<string>();
+  const urlColumns = new Set<string>();
+  for (const [i, field] of fields.entries()) {
+    if (field.kind === 'url') {
+      endRun();
+      if (i > 0) pieces.push({ literal: ',' });
+      pieces.push(...urlJsonPieces(field));
+      if (field.emptyOnceSet) urlColumns.add(field.emptyOnceSet);
+      continue;
+    }
+    // A run after a URL starts with the comma the stored part does not hold.
+    if (run.length === 0 && i > 0) pieces.push({ literal: ',' });
+    run.push(`json_quote(${fieldSql(field, sources)})`);
+    readsColumns.add(field.kind === 'ownerEmail' ? 'user_id' : field.column);
+  }
+  endRun();
+  pieces.push({ literal: ']' });
+  return {
+    parts,
+    answerSql: concatSql(pieces),
+    answerColumns: [...urlColumns, ...parts.map((p) => p.column)],
+    readsColumns: [...readsColumns],
+    readsOwnerEmail: fields.some((f) => f.kind === 'ownerEmail'),
+  };
+}
+
+/** In SQLite's triggers the owner's e-mail is read with a subquery. */
+const TRIGGER_SOURCES: SqlSources = {
+  ownerEmail: '(SELECT users.email FROM users WHERE users.id = files.user_id)',
+};
+
+/** What SQLite stores for each record, and how the routes answer from it. */
+export const STORED = {
+  list: storedLayout('list', LIST_FIELDS, TRIGGER_SOURCES),
+  search: storedLayout('search', SEARCH_FIELDS, TRIGGER_SOURCES),
+};
