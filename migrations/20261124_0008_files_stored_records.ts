@@ -41,6 +41,16 @@ const SEARCH_INDEX = 'files_search_records_index';
 
 export async function up(knex: Knex): Promise<void> {
   if (!isSqlite(knex)) return;
+  await addStoredRecords(knex);
+  await knex.raw('DROP INDEX files_list_covering_index');
+  await knex.raw('DROP INDEX files_search_covering_index');
+}
+
+/**
+ * This migration's records: columns, backfill, triggers and indexes. Also what 0021's down()
+ * restores (0021 replaced these records by parts without URLs).
+ */
+export async function addStoredRecords(knex: Knex): Promise<void> {
   await knex.schema.alterTable('files', (t) => {
     t.text('list_record').nullable();
     t.text('search_record').nullable();
@@ -65,8 +75,6 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     `CREATE INDEX ${SEARCH_INDEX} ON files (status_time, id, location, description, search_record)`,
   );
-  await knex.raw('DROP INDEX files_list_covering_index');
-  await knex.raw('DROP INDEX files_search_covering_index');
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -28,6 +28,11 @@ export async function up(knex: Knex): Promise<void> {
     CREATE TRIGGER file_locations_after_update AFTER UPDATE OF location ON files BEGIN
       INSERT OR IGNORE INTO file_locations (location) VALUES (NEW.location);
     END`);
+  await createLocationIndex(knex);
+}
+
+/** This migration's index over 0008's search records; also what 0021's down() restores. */
+export async function createLocationIndex(knex: Knex): Promise<void> {
   await knex.raw(
     `CREATE INDEX ${INDEX} ON files (location, status_time, id, description, search_record)`,
   );

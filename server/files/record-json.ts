@@ -3,16 +3,25 @@
  * them in JavaScript meant one row object per file from the driver, one array per record and a
  * JSON.stringify of the lot: about 1 ms of the server's single thread per 200-file answer, the
  * bulk of what those routes cost under load. Here the database writes the JSON array itself and
- * the route sends the one string: SQLite concatenates the records each file carries (kept by
- * migration 0008's triggers), PostgreSQL builds them with json_agg.
+ * the route sends the one string: SQLite concatenates the parts each file carries (data fields
+ * only, kept by migration 0021's triggers) with the URLs composed from the id, PostgreSQL builds
+ * the records with json_agg.
  *
- * `fileRecord` / `searchRecord` in records.ts stay the definition of the record; a test checks
- * that both databases produce exactly what they would. Timestamps not in the server's own
- * `toISOString()` form (which SQL cannot re-format the way `Date` does) send the caller back to
- * the JavaScript path.
+ * The record is defined once, in file-record.ts, and both SQL forms are generated from it; a
+ * test checks that both databases produce exactly what `fileRecord` / `searchRecord` produce.
+ * Timestamps not in the server's own `toISOString()` form (which SQL cannot re-format the way
+ * `Date` does) send the caller back to the JavaScript path.
  */
 import type { Knex } from 'knex';
 import { dbClient } from '../db.ts';
+import type { RecordField } from './file-record.ts';
+import {
+  LIST_FIELDS,
+  SEARCH_FIELDS,
+  STORED,
+  canonicalSql,
+  jsonBuildArraySql,
+} from './file-record.ts';
 
 export interface RecordJsonOptions {
   /** Append the owner's e-mail: the search record. */
@@ -21,22 +30,8 @@ export interface RecordJsonOptions {
   orderBy: string;
 }
 
-// `2025-06-01T09:30:00.000Z` -> `2025-06-01T09:30:00.000+00:00` (isoWithOffset's fast path).
-const ISO_SHAPE = "'____-__-__T__:__:__.___Z'";
-const withOffset = (col: string) => `substr(${col}, 1, length(${col}) - 1) || '+00:00'`;
-
-function recordSql(withOwner: boolean): string {
-  const fields = [
-    'files.original_name',
-    'files.status',
-    "CASE WHEN files.media_deleted_at IS NULL THEN '/api/files/' || files.id || '/media' ELSE '' END",
-    "'/api/files/' || files.id || '/report.csv'",
-    'files.location',
-    withOffset('files.status_time'),
-  ];
-  if (withOwner) fields.push('users.email');
-  return fields.join(', ');
-}
+const fieldsFor = (withOwner: boolean): readonly RecordField[] =>
+  withOwner ? SEARCH_FIELDS : LIST_FIELDS;
 
 type Answer = { body: string; odd: number | string | null } | undefined;
 
@@ -53,11 +48,11 @@ export async function recordsJson(
   let row: Answer;
   if (dbClient(db) === 'postgres') {
     if (options.withOwner) base.join('users', 'users.id', 'files.user_id');
-    const odd = `CASE WHEN files.status_time LIKE ${ISO_SHAPE} THEN 0 ELSE 1 END`;
+    const fields = fieldsFor(options.withOwner);
+    const record = jsonBuildArraySql(fields, { ownerEmail: 'users.email' });
+    const odd = `CASE WHEN ${canonicalSql(fields)} THEN 0 ELSE 1 END`;
     row = await base.first<Answer>(
-      db.raw(
-        `coalesce(json_agg(json_build_array(${recordSql(options.withOwner)}) ORDER BY ${options.orderBy}), '[]')::text as body`,
-      ),
+      db.raw(`coalesce(json_agg(${record} ORDER BY ${options.orderBy}), '[]')::text as body`),
       db.raw(`sum(${odd}) as odd`),
     );
   } else {
@@ -65,8 +60,9 @@ export async function recordsJson(
     // a long search; an ordered subquery walks the index backwards instead, and SQLite feeds
     // its rows to the aggregate in that order (the integration test checks the order on
     // hundreds of rows, so a SQLite that stopped doing so would fail it).
-    const column = options.withOwner ? 'files.search_record' : 'files.list_record';
-    const ordered = base.select(db.raw(`${column} as rec`)).orderByRaw(options.orderBy);
+    // Each stored part is NULL when a timestamp is not canonical, and so is the record then.
+    const record = (options.withOwner ? STORED.search : STORED.list).answerSql;
+    const ordered = base.select(db.raw(`${record} as rec`)).orderByRaw(options.orderBy);
     row = await db
       .from(ordered.as('r'))
       .first<Answer>(

@@ -1,19 +1,24 @@
 /**
  * Upgrading a SQLite database that already holds files: migrations 0008 and 0009 must give every
- * existing file its stored list and search records and its location name, exactly as the
- * triggers give new files (fileRecord / searchRecord stay the definition).
+ * existing file its stored list and search records and its location name, and 0021 must replace
+ * those records by parts without URLs, exactly as the triggers give new files (fileRecord /
+ * searchRecord, generated from file-record.ts, stay the definition). 0021's down() must give the
+ * files 0008's records back.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Knex } from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, migrateLatest } from '../../server/db.ts';
 import { migrationSource } from '../../migrations/index.ts';
 import type { FileRow } from '../../server/files/records.ts';
 import { fileRecord, searchRecord } from '../../server/files/records.ts';
 import { typed } from '../../server/files/access.ts';
+import { recordsJson } from '../../server/files/record-json.ts';
 
 const BEFORE_RECORDS = '20261123_0007_files_search_trigram_indexes';
+const RECORD_PARTS = '20261129_0021_files_record_parts';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-upgrade-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -57,22 +62,75 @@ describe('upgrading a SQLite database with files', () => {
 
       const applied = await migrateLatest(db);
       expect(applied).toEqual(all.slice(upTo + 1).map(([name]) => name));
+      expect(applied).toContain(RECORD_PARTS);
 
-      const rows = await typed<Array<FileRow & { list_record: string; search_record: string }>>(
-        db('files').orderBy('id'),
+      type Row = FileRow & { owner_email: string };
+      const rows = await typed<Row[]>(
+        db('files')
+          .join('users', 'users.id', 'files.user_id')
+          .select('files.*', 'users.email as owner_email'),
       );
-      const canonical = rows.filter((r) => r.original_name !== 'imported.mp4');
-      for (const row of canonical) {
-        expect(JSON.parse(row.list_record)).toEqual(fileRecord(row));
-        expect(JSON.parse(row.search_record)).toEqual(
-          searchRecord({ ...row, owner_email: 'keeper@example.com' }),
+      const canonical = (q: Knex.QueryBuilder) => q.whereNot('files.original_name', 'imported.mp4');
+      const byId = (a: FileRow, b: FileRow) => a.id - b.id;
+      const kept = rows.filter((r) => r.original_name !== 'imported.mp4').sort(byId);
+      const answer = async (withOwner: boolean, query = canonical(db('files'))) =>
+        recordsJson(db, query, { withOwner, orderBy: 'files.id' });
+      const partsNow = () =>
+        typed<Array<Record<string, string>>>(
+          db('files').select(
+            'list_record_0',
+            'list_record_1',
+            'search_record_0',
+            'search_record_1',
+          ),
         );
+
+      // 0021: the records come from the stored parts and the URLs composed when answering.
+      expect(JSON.parse((await answer(false))!)).toEqual(kept.map((r) => fileRecord(r)));
+      expect(JSON.parse((await answer(true))!)).toEqual(kept.map((r) => searchRecord(r)));
+      for (const parts of await partsNow()) {
+        expect(Object.values(parts).join(' ')).not.toContain('/api/');
       }
-      const imported = rows.find((r) => r.original_name === 'imported.mp4')!;
-      expect(imported.list_record).toBeNull();
-      expect(imported.search_record).toBeNull();
+      // Not the server's own timestamp form: no parts, so answers take the JavaScript path.
+      const imported = db('files').where('files.original_name', 'imported.mp4');
+      expect(await answer(false, imported.clone())).toBeNull();
+      expect(await answer(true, imported.clone())).toBeNull();
       const names = await db('file_locations').orderBy('location').pluck('location');
       expect(names).toEqual(['Apiary North', 'Warehouse 4']);
+
+      // 0021 down: 0008's whole records again, for old and new files alike.
+      await db.migrate.down({ migrationSource });
+      expect(await db.schema.hasColumn('files', 'list_record_0')).toBe(false);
+      const old = await typed<Array<Row & { list_record: string; search_record: string }>>(
+        db('files')
+          .join('users', 'users.id', 'files.user_id')
+          .orderBy('files.id')
+          .select('files.*', 'users.email as owner_email'),
+      );
+      for (const row of old) {
+        if (row.original_name === 'imported.mp4') {
+          expect(row.list_record).toBeNull();
+          expect(row.search_record).toBeNull();
+          continue;
+        }
+        expect(JSON.parse(row.list_record)).toEqual(fileRecord(row));
+        expect(JSON.parse(row.search_record)).toEqual(searchRecord(row));
+      }
+      // 0009's triggers survived both ways (0021 drops columns without copying the table).
+      await db('files').insert(file('late.mp4', 'Orchard', '2025-05-04T08:00:00.000Z'));
+      expect(await db('file_locations').where({ location: 'Orchard' }).first()).toBeTruthy();
+      // And up again, over a database 0008's triggers kept.
+      expect(await migrateLatest(db)).toEqual([RECORD_PARTS]);
+      const again = await typed<Row[]>(
+        db('files')
+          .join('users', 'users.id', 'files.user_id')
+          .select('files.*', 'users.email as owner_email'),
+      );
+      const keptAgain = again.filter((r) => r.original_name !== 'imported.mp4').sort(byId);
+      expect(keptAgain).toHaveLength(3);
+      expect(JSON.parse((await answer(true))!)).toEqual(keptAgain.map((r) => searchRecord(r)));
+      await db('files').where({ original_name: 'late.mp4' }).update({ location: 'Meadow' });
+      expect(await db('file_locations').where({ location: 'Meadow' }).first()).toBeTruthy();
     } finally {
       await db.destroy();
     }
