@@ -1,7 +1,7 @@
 // Why: 0008 stored each file's whole list and search record, URLs included, from its own copy
 // of the record's fields, beside the JavaScript and PostgreSQL copies (issue 45). The record is
 // now defined once (server/files/file-record.ts) and SQLite stores only its data fields, as
-// parts between the URLs (`"name","status"` and `"location","time"[,"owner"]`); the routes
+// parts between the URLs (`["name","status",` and `,"location","time"[,"owner"]]`); the routes
 // compose the URLs from the file's id when answering, and the stored parts, the backfill and the
 // triggers are generated from that definition. The indexes that answer the list and the search
 // alone now hold the parts and media_deleted_at (which empties the media URL) instead of the

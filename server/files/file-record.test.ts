@@ -72,21 +72,21 @@ describe('the file record, defined once', () => {
     expect(STORED.list.parts).toEqual([
       {
         column: 'list_record_0',
-        sql: `CASE WHEN ${CANONICAL} THEN json_quote(files.original_name) || ',' || json_quote(files.status) END`,
+        sql: `CASE WHEN ${CANONICAL} THEN '[' || json_quote(files.original_name) || ',' || json_quote(files.status) || ',' END`,
       },
       {
         column: 'list_record_1',
-        sql: `CASE WHEN ${CANONICAL} THEN json_quote(files.location) || ',' || json_quote(${TIME}) END`,
+        sql: `CASE WHEN ${CANONICAL} THEN ',' || json_quote(files.location) || ',' || json_quote(${TIME}) || ']' END`,
       },
     ]);
     expect(STORED.search.parts).toEqual([
       {
         column: 'search_record_0',
-        sql: `CASE WHEN ${CANONICAL} THEN json_quote(files.original_name) || ',' || json_quote(files.status) END`,
+        sql: `CASE WHEN ${CANONICAL} THEN '[' || json_quote(files.original_name) || ',' || json_quote(files.status) || ',' END`,
       },
       {
         column: 'search_record_1',
-        sql: `CASE WHEN ${CANONICAL} THEN json_quote(files.location) || ',' || json_quote(${TIME}) || ',' || json_quote(${EMAIL}) END`,
+        sql: `CASE WHEN ${CANONICAL} THEN ',' || json_quote(files.location) || ',' || json_quote(${TIME}) || ',' || json_quote(${EMAIL}) || ']' END`,
       },
     ]);
     for (const layout of [STORED.list, STORED.search]) {
@@ -104,8 +104,8 @@ describe('the file record, defined once', () => {
 
   it('composes the URLs between the stored parts when answering', () => {
     expect(STORED.list.answerSql).toBe(
-      `'[' || files.list_record_0 || ',' || ${MEDIA_JSON} || ',"/api/files/' || files.id || ` +
-        `'/report.csv",' || files.list_record_1 || ']'`,
+      `files.list_record_0 || ${MEDIA_JSON} || ',"/api/files/' || files.id || ` +
+        `'/report.csv"' || files.list_record_1`,
     );
     expect(STORED.search.answerColumns).toEqual([
       'media_deleted_at',

@@ -143,7 +143,7 @@ export function jsonBuildArraySql(fields: readonly RecordField[], sources: SqlSo
 
 // ---- SQLite's stored parts -----------------------------------------------------------------
 
-/** One stored column: the JSON text of a run of data fields, without brackets. */
+/** One stored column: the JSON text of a run of data fields and the punctuation beside it. */
 export interface StoredPart {
   column: string;
   /** What a trigger writes; NULL when a timestamp is not canonical (the JavaScript path). */
@@ -165,7 +165,7 @@ export interface StoredLayout {
 /** SQL text, or a literal that the answer's builder may merge with its neighbours. */
 type Piece = { sql: string } | { literal: string };
 
-/** `'[' || a || ',"x' || b || '"]'`: adjacent literals merged, one `||` fewer per row each. */
+/** `a || ',"x' || b`: adjacent literals merged, one `||` fewer per row each. */
 function concatSql(pieces: Piece[]): string {
   const merged: Piece[] = [];
   for (const piece of pieces) {
@@ -187,45 +187,64 @@ function urlJsonPieces(field: Extract<RecordField, { kind: 'url' }>): Piece[] {
 }
 
 /**
- * Splits a record into runs of data fields (stored, as `"a","b"`) and URL fields (composed at
- * query time): `'[' || files.list_record_0 || ',' || <media url> || ... || ']'`.
+ * Splits a record into stored parts and URLs composed at query time. A part is a run of data
+ * fields with the JSON punctuation around it (`["name","status",` and `,"location","time"]`),
+ * so that answering costs only the URLs: `files.list_record_0 || <media url> || ',"/api/files/'
+ * || files.id || '/report.csv"' || files.list_record_1`.
  */
 export function storedLayout(
   name: string,
   fields: readonly RecordField[],
   sources: SqlSources,
 ): StoredLayout {
+  // The record as data, punctuation and URL pieces, in order.
+  type Token = { data: RecordField } | { punct: string } | { url: Piece[] };
+  const tokens: Token[] = [{ punct: '[' }];
+  for (const [i, field] of fields.entries()) {
+    if (i > 0) tokens.push({ punct: ',' });
+    tokens.push(field.kind === 'url' ? { url: urlJsonPieces(field) } : { data: field });
+  }
+  tokens.push({ punct: ']' });
+
   const canonical = canonicalSql(fields);
   const parts: StoredPart[] = [];
-  const pieces: Piece[] = [{ literal: '[' }];
-  let run: string[] = [];
-  const endRun = () => {
-    if (run.length === 0) return;
-    const column = `${name}_record_${parts.length}`;
-    parts.push({ column, sql: `CASE WHEN ${canonical} THEN ${run.join(" || ',' || ")} END` });
-    pieces.push({ sql: `files.${column}` });
-    run = [];
+  const answer: Piece[] = [];
+  let group: Array<Exclude<Token, { url: Piece[] }>> = [];
+  // Data and the punctuation beside it are stored; punctuation between two URLs is not.
+  const endGroup = () => {
+    const stored = group.some((t) => 'data' in t);
+    const pieces = group.map((t): Piece =>
+      'punct' in t ? { literal: t.punct } : { sql: `json_quote(${fieldSql(t.data, sources)})` },
+    );
+    if (stored) {
+      const column = `${name}_record_${parts.length}`;
+      parts.push({ column, sql: `CASE WHEN ${canonical} THEN ${concatSql(pieces)} END` });
+      answer.push({ sql: `files.${column}` });
+    } else {
+      answer.push(...pieces);
+    }
+    group = [];
   };
+  for (const token of tokens) {
+    if ('url' in token) {
+      endGroup();
+      answer.push(...token.url);
+    } else {
+      group.push(token);
+    }
+  }
+  endGroup();
+
   const readsColumns = new Set<string>();
   const urlColumns = new Set<string>();
-  for (const [i, field] of fields.entries()) {
-    if (field.kind === 'url') {
-      endRun();
-      if (i > 0) pieces.push({ literal: ',' });
-      pieces.push(...urlJsonPieces(field));
-      if (field.emptyOnceSet) urlColumns.add(field.emptyOnceSet);
-      continue;
-    }
-    // A run after a URL starts with the comma the stored part does not hold.
-    if (run.length === 0 && i > 0) pieces.push({ literal: ',' });
-    run.push(`json_quote(${fieldSql(field, sources)})`);
-    readsColumns.add(field.kind === 'ownerEmail' ? 'user_id' : field.column);
+  for (const field of fields) {
+    if (field.kind === 'url' && field.emptyOnceSet) urlColumns.add(field.emptyOnceSet);
+    if (field.kind === 'text' || field.kind === 'time') readsColumns.add(field.column);
+    if (field.kind === 'ownerEmail') readsColumns.add('user_id');
   }
-  endRun();
-  pieces.push({ literal: ']' });
   return {
     parts,
-    answerSql: concatSql(pieces),
+    answerSql: concatSql(answer),
     answerColumns: [...urlColumns, ...parts.map((p) => p.column)],
     readsColumns: [...readsColumns],
     readsOwnerEmail: fields.some((f) => f.kind === 'ownerEmail'),
