@@ -82,7 +82,7 @@ describe('Detector test-time views', () => {
     // The fused detections are the same insects, in source pixels, over the same thresholds.
     expect(image.length).toBeGreaterThan(0);
     expect(Math.min(...bestOverlaps(image, video))).toBeGreaterThan(0.5);
-    const { score, per_class: perClass } = detector.card.thresholds;
+    const { score, perClass } = detector.card.thresholds;
     for (const d of image) {
       expect(d.score).toBeGreaterThanOrEqual(perClass?.[d.cls] ?? score);
       expect(d.box.x + d.box.width).toBeLessThanOrEqual(1920 + 1e-6);
@@ -228,7 +228,7 @@ describe('Detector test-time views', () => {
       expect(video).toEqual(await own.detect(frame, 960, 544, { media: 'video' }));
       expect(photo).not.toEqual(await own.detect(frame, 960, 544, { media: 'image' }));
       // Its score replaces the card's where no per-class threshold is set, on its media only.
-      const perClass = base.thresholds.per_class ?? {};
+      const perClass = base.thresholds.perClass ?? {};
       expect(detector.scoreThresholds('image')).toEqual({ score: 0.01, perClass });
       expect(detector.scoreThresholds('video')).toEqual({ score: base.thresholds.score, perClass });
       expect(detector.scoreThresholds()).toEqual({ score: base.thresholds.score, perClass });
@@ -236,7 +236,7 @@ describe('Detector test-time views', () => {
       const tracked = Detector.fromCard(
         {
           ...base,
-          thresholds: { ...base.thresholds, track_score: { drone: 0.4 } },
+          thresholds: { ...base.thresholds, trackScore: { drone: 0.4 } },
           testTimeAugmentation: tta,
         },
         { threads: 1 },
@@ -245,7 +245,7 @@ describe('Detector test-time views', () => {
         { drone: 0.4 },
         undefined,
       ]);
-      expect(detector.trackScores('video')).toEqual(base.thresholds.track_score);
+      expect(detector.trackScores('video')).toEqual(base.thresholds.trackScore);
       for (const d of photo) expect(d.score).toBeGreaterThanOrEqual(perClass[d.cls] ?? 0.01);
       // The synthetic bees score under the card's own threshold: only its score keeps them.
       expect(photo.some((d) => d.score < base.thresholds.score)).toBe(true);

@@ -20,7 +20,7 @@ const ONNX = path.resolve('models/hivesight-detector.onnx');
 
 /** A card without `typed_nms_iou`, so that tests of typing and refining see those alone. */
 function untwinned(card: ModelCard): ModelCard {
-  const { typed_nms_iou: _twins, ...thresholds } = card.thresholds;
+  const { typedNmsIou: _twins, ...thresholds } = card.thresholds;
   return { ...card, thresholds };
 }
 
@@ -157,7 +157,7 @@ describe('Detector (shipped model)', () => {
     expect(
       low.some((d) => d.box.x + d.box.width > size.width || d.box.y + d.box.height > size.height),
     ).toBe(true);
-    const { score, per_class: perClass } = detector.card.thresholds;
+    const { score, perClass } = detector.card.thresholds;
     for (const d of a) expect(d.score).toBeGreaterThanOrEqual(perClass?.[d.cls] ?? score);
     await detector.close();
   });
@@ -306,7 +306,7 @@ describe('Detector with a subtype classifier', () => {
         { threads: 1, createSession: withFixedTypes(sc, [0, 0, 1], []) },
       );
     const plain = detector(card.thresholds);
-    const own = detector({ ...card.thresholds, typed_nms_iou: { drone: 0.05 } });
+    const own = detector({ ...card.thresholds, typedNmsIou: { drone: 0.05 } });
     const video = { scoreThreshold: 0.01, media: 'video' as const };
     const all = await plain.detect(frame, 960, 544, video);
     const kept = await own.detect(frame, 960, 544, video);
@@ -320,7 +320,7 @@ describe('Detector with a subtype classifier', () => {
     const views = card.testTimeAugmentation;
     const photo = { scoreThreshold: 0.01, media: 'image' as const };
     const everyClass = { bee: 0.05, pollen: 0.05, drone: 0.05 };
-    const withViews = detector({ ...card.thresholds, typed_nms_iou: everyClass }, views);
+    const withViews = detector({ ...card.thresholds, typedNmsIou: everyClass }, views);
     const withoutOwn = detector(card.thresholds, views);
     const fused = await withoutOwn.detect(frame, 960, 544, photo);
     expect(fused.length).toBeGreaterThan(nonMaxSuppression(fused, 0.05).length);
@@ -477,7 +477,7 @@ describe('Detector with a box refiner', () => {
       const y2 = Math.min(544, cy + 2 * d.box.height);
       return makeDetection(d.cls, d.score, { x: x1, y: y1, width: x2 - x1, height: y2 - y1 });
     });
-    const expected = nonMaxSuppression(grown, card.thresholds.nms_iou);
+    const expected = nonMaxSuppression(grown, card.thresholds.nmsIou);
     expect(expected.length).toBeLessThan(found.length);
     expect(dets.map((d) => `${d.cls} ${key(d.box)}`).sort()).toEqual(
       expected.map((d) => `${d.cls} ${key(d.box)}`).sort(),

@@ -275,7 +275,7 @@ export class Detector {
    * default path counted drones a fifth high. Fused test-time views make few such twins.
    */
   private suppressTyped(detections: Detection[]): Detection[] {
-    const own = this.card.thresholds.typed_nms_iou;
+    const own = this.card.thresholds.typedNmsIou;
     return own ? nonMaxSuppression(detections, (cls) => own[cls] ?? 1) : detections;
   }
 
@@ -401,7 +401,7 @@ export class Detector {
     score: number;
     perClass: Partial<Record<ProductClass, number>>;
   } {
-    const { score, per_class: perClass } = this.card.thresholds;
+    const { score, perClass } = this.card.thresholds;
     return { score: this.testTimeFor(media)?.detector?.score ?? score, perClass: perClass ?? {} };
   }
 
@@ -412,7 +412,7 @@ export class Detector {
    * test-time views' fused scores have needed none).
    */
   trackScores(media?: MediaKind): Partial<Record<ProductClass, number>> | undefined {
-    return this.testTimeFor(media) ? undefined : this.card.thresholds.track_score;
+    return this.testTimeFor(media) ? undefined : this.card.thresholds.trackScore;
   }
 
   private thresholds(options: DetectOptions): Float32Array {
@@ -461,7 +461,7 @@ export class Detector {
       source.set(detection, i);
       detections.push(detection);
     }
-    return nonMaxSuppression(detections, this.card.thresholds.nms_iou);
+    return nonMaxSuppression(detections, this.card.thresholds.nmsIou);
   }
 
   /**
@@ -491,7 +491,7 @@ export class Detector {
     });
     return nonMaxSuppression(
       detections.map((d) => redrawn.get(d) ?? d),
-      this.card.thresholds.nms_iou,
+      this.card.thresholds.nmsIou,
     );
   }
 

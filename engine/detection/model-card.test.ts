@@ -59,9 +59,9 @@ describe('loadModelCard', () => {
     expect(byOnnx).toEqual(byCard);
     expect(byCard.modelPath).toBe(path.join(dir, 'm.onnx'));
     expect(byCard.classes).toEqual(['bee', null, 'hornet']);
-    expect(byCard.thresholds.per_class).toEqual({ hornet: 0.3 });
-    expect(byCard.thresholds.track_score).toBeUndefined();
-    expect(byCard.thresholds.typed_nms_iou).toBeUndefined();
+    expect(byCard.thresholds.perClass).toEqual({ hornet: 0.3 });
+    expect(byCard.thresholds.trackScore).toBeUndefined();
+    expect(byCard.thresholds.typedNmsIou).toBeUndefined();
     expect(availableClasses(byCard)).toEqual(['bee', 'hornet']);
   });
 
@@ -69,7 +69,7 @@ describe('loadModelCard', () => {
     const card = await loadModelCard(path.resolve('models/hivesight-detector.card.json'));
     expect(card.output.format).toBe('yolo');
     expect(availableClasses(card)).not.toContain('wasp');
-    expect(card.thresholds.typed_nms_iou).toEqual({ drone: 0.4 });
+    expect(card.thresholds.typedNmsIou).toEqual({ drone: 0.4 });
   });
 
   it('names missing files, bad JSON, a missing model and odd paths', async () => {
@@ -145,6 +145,65 @@ describe('validateModelCard', () => {
     ]) {
       expect(message).toContain(field);
     }
+  });
+
+  it('reads thresholds and defaults into camelCase, and names bad optional fields', () => {
+    const card = validateModelCard(
+      { ...good(), thresholds: { ...good().thresholds, track_score: { bee: 0.3 } } },
+      '/x/m.card.json',
+    );
+    expect(card.thresholds).toEqual({
+      score: 0.35,
+      nmsIou: 0.5,
+      perClass: { hornet: 0.3 },
+      trackScore: { bee: 0.3 },
+    });
+    expect(card.input.maxUpscale).toBe(1);
+    const message = problems({
+      ...good(),
+      metrics: [],
+      limitations: ['fine', 3],
+      thresholds: { ...good().thresholds, per_class: [0.3] },
+    });
+    for (const field of [
+      'metrics must be an object',
+      'limitations[1] must be a string',
+      'thresholds.per_class must be an object',
+    ]) {
+      expect(message).toContain(field);
+    }
+  });
+
+  it('judges rules between fields even when other fields fail', () => {
+    // A fixed oblong input cannot take a turned frame, in the specialist's views too; the
+    // broken name and classifier weights do not hide that.
+    const message = problems({
+      ...good(),
+      name: 7,
+      input: { ...good().input, dynamic: false },
+      subtype_classifier: { ...classifierSection(), detector_weight: 'half' },
+      test_time_augmentation: {
+        views: ['identity'],
+        media: ['image'],
+        match_iou: 0.5,
+        specialist: { file: 'h.onnx', classes: ['hornet'], views: ['identity', 'transpose'] },
+      },
+    });
+    for (const field of [
+      'name must be a non-empty string',
+      'subtype_classifier.detector_weight must be a number in [0, 1] or one per class',
+      'test_time_augmentation.specialist.views may turn the frame',
+      'test_time_augmentation.specialist.classes must be a non-empty array',
+    ]) {
+      expect(message).toContain(field);
+    }
+    expect(message).not.toContain('test_time_augmentation.views may turn');
+    expect(
+      problems({
+        ...good(),
+        subtype_classifier: { ...classifierSection(), detector_weight: { moth: 0.5 } },
+      }),
+    ).toContain('subtype_classifier.detector_weight.moth is not a product class');
   });
 
   it('needs dynamic sizes to be multiples of the stride', () => {

@@ -4,6 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import { ModelError } from '../errors.ts';
 import { isProductClass, PRODUCT_CLASSES } from '../types.ts';
 import type { MediaKind, ProductClass } from '../types.ts';
@@ -40,19 +41,19 @@ export interface ModelCard {
   output: { name: string; format: string };
   thresholds: {
     score: number;
-    nms_iou: number;
+    nmsIou: number;
     /**
      * Per class, the overlap above which a typed box of the class suppresses its weaker twin,
      * where frames get the card's detector alone (no test-time views): `Detector.detect`.
      */
-    typed_nms_iou?: Partial<Record<ProductClass, number>>;
-    per_class?: Partial<Record<ProductClass, number>>;
+    typedNmsIou?: Partial<Record<ProductClass, number>>;
+    perClass?: Partial<Record<ProductClass, number>>;
     /**
      * Per class, the median score a video track's hits need for it to count as an insect once it
      * has moved, where frames get the card's detector alone (no test-time views):
      * `Detector.trackScores`.
      */
-    track_score?: Partial<Record<ProductClass, number>>;
+    trackScore?: Partial<Record<ProductClass, number>>;
   };
   metrics?: Record<string, unknown>;
   training?: Record<string, unknown>;
@@ -243,367 +244,367 @@ export async function loadModelCard(p: string): Promise<ModelCard> {
   return card;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+// The card's JSON is snake_case; the schema checks it as written (so problems name the fields the
+// card's author sees) and transforms it, at the end, into the camelCase ModelCard.
 
-/** Validates parsed card JSON; throws one ModelError listing every bad field. */
-export function validateModelCard(json: unknown, cardPath: string): ModelCard {
-  const problems: string[] = [];
-  const bad = (field: string, why: string): undefined => {
-    problems.push(`${field} ${why}`);
-    return undefined;
-  };
-  const obj = (v: unknown, field: string): Obj =>
-    isObj(v) ? v : (bad(field, 'must be an object'), {});
-  const str = (v: unknown, field: string): string =>
-    typeof v === 'string' && v.trim() !== '' ? v : (bad(field, 'must be a non-empty string'), '');
-  const num = (
-    v: unknown,
-    field: string,
-    min: number,
-    max: number,
-    exclusiveMin = false,
-  ): number => {
-    const ok =
-      typeof v === 'number' &&
-      Number.isFinite(v) &&
-      v <= max &&
-      (exclusiveMin ? v > min : v >= min);
-    if (!ok) bad(field, `must be a number in ${exclusiveMin ? '(' : '['}${min}, ${max}]`);
-    return ok ? v : 0;
-  };
-  const int = (v: unknown, field: string, min: number, max: number): number => {
-    const ok = typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-    if (!ok) bad(field, `must be an integer in [${min}, ${max}]`);
-    return ok ? v : 0;
-  };
-  const triple = (v: unknown, field: string, positive: boolean): [number, number, number] => {
-    if (!Array.isArray(v) || v.length !== 3) {
-      bad(field, 'must be an array of 3 numbers');
-      return [0, 0, 0];
-    }
-    return v.map((x, i) =>
-      positive ? num(x, `${field}[${i}]`, 0, 1e6, true) : num(x, `${field}[${i}]`, -1e6, 1e6),
-    ) as [number, number, number];
-  };
+/** Checks that run even when some entry of their list or object failed (judging the rest). */
+const whenValue = (ok: (value: unknown) => boolean) => ({
+  when: (payload: { value: unknown }) => ok(payload.value),
+});
+const isObj = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-  const list = <T>(v: unknown, field: string, ok: (x: unknown) => x is T, names: string): T[] => {
-    if (!Array.isArray(v) || v.length === 0 || !v.every(ok) || new Set(v).size !== v.length) {
-      bad(field, `must be a non-empty array of distinct values from ${names}`);
-      return [];
+type Camel<K> = K extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : K;
+/** An object's own keys in camelCase (`max_crops` -> `maxCrops`); values as they are. */
+const camel = <T extends object>(o: T) =>
+  Object.fromEntries(
+    Object.entries(o).map(([k, v]) => [k.replace(/_(.)/g, (_, c: string) => c.toUpperCase()), v]),
+  ) as { [K in keyof T as Camel<K>]: T[K] };
+
+const nonEmpty = 'must be a non-empty string';
+const str = z.string({ error: nonEmpty }).refine((s) => s.trim() !== '', nonEmpty);
+const bool = z.boolean({ error: 'must be true or false' });
+const channels = z.enum(['RGB', 'BGR'], { error: 'must be "RGB" or "BGR"' });
+const freeform = z.record(z.string(), z.unknown(), { error: 'must be an object' });
+const obj = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.object(shape, { error: 'must be an object' });
+
+function num(min: number, max: number, exclusiveMin = false) {
+  const error = `must be a number in ${exclusiveMin ? '(' : '['}${min}, ${max}]`;
+  return z.number({ error }).refine((v) => (exclusiveMin ? v > min : v >= min) && v <= max, error);
+}
+function int(min: number, max: number) {
+  const error = `must be an integer in [${min}, ${max}]`;
+  return z.number({ error }).refine((v) => Number.isInteger(v) && v >= min && v <= max, error);
+}
+/** A non-empty array of distinct values, refused as a whole (`names`: the values allowed). */
+function distinct<T>(ok: (v: unknown) => v is T, names: string) {
+  const valid = (v: unknown) =>
+    Array.isArray(v) && v.length > 0 && v.every(ok) && new Set(v).size === v.length;
+  const error = `must be a non-empty array of distinct values from ${names}`;
+  return z.custom<T[]>(valid, { error, abort: true });
+}
+
+/** A model's `file`: an .onnx file named relative to the card. */
+const onnxFile = str.refine((f) => !f.trim() || /\.onnx$/i.test(f), 'must name an .onnx file');
+const triple = (item: z.ZodType<number>) =>
+  z.tuple([item, item, item], { error: 'must be an array of 3 numbers' });
+const normalization = obj({
+  scale: num(0, 1e6, true),
+  mean: triple(num(-1e6, 1e6)),
+  std: triple(num(0, 1e6, true)),
+});
+const views = distinct(isView, VIEWS.join(', ')).refine(
+  (v) => v[0] === 'identity',
+  'must start with "identity"',
+);
+/**
+ * Values in [0, 1] keyed by product class (`thresholds.per_class`, `detector_weight`). The
+ * refinement checks the keys, which zod's record type cannot express, hence the cast.
+ */
+const byClass = z
+  .record(z.string(), num(0, 1), { error: 'must be an object' })
+  .superRefine((scores, ctx) => {
+    for (const cls of Object.keys(scores).filter((key) => !isProductClass(key)))
+      ctx.addIssue({ code: 'custom', path: [cls], message: 'is not a product class' });
+  }, whenValue(isObj)) as z.ZodType<Partial<Record<ProductClass, number>>>;
+
+const productClass = (error: string) => z.enum(PRODUCT_CLASSES, { error });
+/** Names each entry of a list that repeats an earlier one (`nullsMayRepeat`: except nulls). */
+const repeats =
+  (nullsMayRepeat: boolean) =>
+  <T>(list: T[], ctx: z.RefinementCtx<T[]>) =>
+    list.forEach((c, i) => {
+      if ((c !== null || !nullsMayRepeat) && list.indexOf(c) < i)
+        ctx.addIssue({ code: 'custom', path: [i], message: `repeats ${JSON.stringify(c)}` });
+    });
+const noClasses = 'must be a non-empty array of product classes or null';
+/** Score channel i -> product class or null: every class once, at least one. */
+const detectorClasses = z
+  .array(productClass(`must be one of ${PRODUCT_CLASSES.join(', ')} or null`).nullable(), {
+    error: noClasses,
+  })
+  .min(1, noClasses)
+  .max(1000, 'has too many channels')
+  .superRefine(repeats(true), whenValue(Array.isArray))
+  .refine(
+    (classes) => classes.length === 0 || classes.some((c) => c !== null),
+    'must map at least one channel to a product class',
+  );
+/** Output column j -> subtype or null ("not a honeybee"); each a detector class (a card rule). */
+const subtypeClasses = z
+  .array(productClass('must be one of the detector classes or null').nullable(), {
+    error: 'must be an array of detector classes (and at most one null)',
+  })
+  .superRefine(repeats(false), whenValue(Array.isArray))
+  .refine(
+    (classes) => new Set(classes.filter(isProductClass)).size >= 2,
+    'must name at least 2 of the detector classes',
+  );
+
+/** What every crop model's section shares (see CropModelCard). */
+const cropInput = {
+  name: str,
+  size: int(4, 1024),
+  context: num(0.5, 8),
+  crop: z.enum(['square', 'box'], { error: 'must be "square" or "box"' }).default('square'),
+  channels,
+};
+const cropModel = {
+  file: onnxFile,
+  input: obj(cropInput),
+  normalization,
+  output: obj({ name: str }),
+  max_crops: int(1, 100_000).default(256),
+  metrics: freeform.optional(),
+  training: freeform.optional(),
+};
+const subtypeClassifier = obj({
+  ...cropModel,
+  input: obj({ ...cropInput, detail: int(1, 4).default(1) }),
+  classes: subtypeClasses,
+  detector_weight: z
+    .union([num(0, 1), byClass], { error: 'must be a number in [0, 1] or one per class' })
+    .default(0),
+});
+const noRefined = 'must be a non-empty array of detector classes';
+const boxRefiner = obj({
+  ...cropModel,
+  classes: z
+    .array(productClass('must be one of the detector classes'), { error: noRefined })
+    .min(1, noRefined)
+    .optional(),
+});
+
+const cardFields = obj({
+  name: str,
+  version: str,
+  file: onnxFile,
+  classes: detectorClasses,
+  input: obj({
+    name: str,
+    width: int(1, 8192),
+    height: int(1, 8192),
+    dynamic: bool,
+    stride: int(1, 1024),
+    channels,
+    max_upscale: num(1, 16).default(1),
+    auto_zoom: obj({
+      insect_px: num(1, 1000),
+      quantile: num(0, 1),
+      min_insects: int(1, 10_000),
+      tolerance: num(1, 10),
+      min: num(0.1, 1),
+      max: num(1, 4),
+    })
+      .transform(camel)
+      .optional(),
+  }),
+  normalization,
+  output: obj({
+    name: str,
+    format: str.refine((f) => f.trim() === '' || OUTPUT_FORMATS.includes(f), {
+      error: (issue) =>
+        `must be one of ${OUTPUT_FORMATS.join(', ')} (got "${String(issue.input)}")`,
+    }),
+  }),
+  thresholds: obj({
+    score: num(0, 1),
+    nms_iou: num(0, 1),
+    per_class: byClass.optional(),
+    track_score: byClass.optional(),
+    typed_nms_iou: byClass.optional(),
+  }).transform(camel),
+  metrics: freeform.optional(),
+  training: freeform.optional(),
+  limitations: z
+    .array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' })
+    .optional(),
+  subtype_classifier: subtypeClassifier.optional(),
+  box_refiner: boxRefiner.optional(),
+  test_time_augmentation: obj({
+    views,
+    crop_views: views.default(['identity']),
+    media: distinct((v): v is MediaKind => v === 'image' || v === 'video', 'image, video'),
+    match_iou: num(0, 1, true),
+    floor: num(0, 1).default(0.01),
+    refine: bool.default(true),
+    subtype_classifier: subtypeClassifier.optional(),
+    specialist: obj({
+      file: onnxFile,
+      classes: distinct(
+        isProductClass,
+        'the detector classes the subtype classifier does not split',
+      ),
+      views: views.optional(),
+    }).optional(),
+    detector: obj({ file: onnxFile, score: num(0, 1).optional() }).optional(),
+  }).optional(),
+});
+type CardFields = z.output<typeof cardFields>;
+type SubtypeClassifierFields = z.output<typeof subtypeClassifier>;
+
+/**
+ * Rules between fields. Each runs once the fields it reads parsed, whatever else failed, so one
+ * error still lists every problem it can judge.
+ */
+function crossFieldRules(card: CardFields, ctx: z.RefinementCtx<CardFields>): void {
+  const failed = ctx.issues.map((issue) => issue.path ?? []);
+  /** Nothing failed at these fields or above them (a list's entries may have: rules check each). */
+  const parsed = (...fields: string[]) =>
+    fields.every((f) => !failed.some((path) => path.every((key, i) => key === f.split('.')[i])));
+  const bad = (field: string, message: string, ...entry: PropertyKey[]) =>
+    ctx.addIssue({ code: 'custom', path: [...field.split('.'), ...entry], message });
+  const undetected = (c: unknown) =>
+    parsed('classes') && isProductClass(c) && !card.classes.includes(c);
+  const { input, subtype_classifier: sc, box_refiner: refiner, test_time_augmentation: tta } = card;
+
+  if (parsed('input.dynamic') && input.auto_zoom !== undefined && !input.dynamic) {
+    bad('input.auto_zoom', 'needs a dynamic input (input.dynamic true)');
+  }
+  if (parsed('input.dynamic', 'input.width', 'input.height', 'input.stride') && input.dynamic) {
+    for (const side of ['width', 'height'] as const) {
+      if (input[side] % input.stride !== 0) {
+        bad(`input.${side}`, `must be a multiple of input.stride (${input.stride})`);
+      }
     }
-    return v;
-  };
-  const viewList = (v: unknown, field: string): View[] => {
-    const views = list(v, field, isView, VIEWS.join(', '));
-    if (views.length > 0 && views[0] !== 'identity') bad(field, 'must start with "identity"');
-    return views;
-  };
-  /** A detector's views: a turned frame swaps its sides, which a fixed oblong input cannot take. */
-  const frameViews = (v: unknown, field: string): View[] => {
-    const views = viewList(v, field);
-    const { dynamic, width, height } = card.input;
-    if (!dynamic && width !== height && views.some((view) => viewAxes(view).t)) {
+  }
+  // A turned frame swaps its sides, which a fixed oblong input cannot take.
+  const oblong =
+    parsed('input.dynamic', 'input.width', 'input.height') &&
+    !input.dynamic &&
+    input.width !== input.height;
+  const frameViews = { views: tta?.views, 'specialist.views': tta?.specialist?.views };
+  for (const [key, views] of Object.entries(frameViews)) {
+    const field = `test_time_augmentation.${key}`;
+    if (oblong && parsed(field) && views?.some((view) => viewAxes(view).t)) {
       bad(
         field,
         'may turn the frame (transpose, rotate_90, rotate_270, transverse) only for a dynamic or square input',
       );
     }
-    return views;
+  }
+  const swapped = tta?.subtype_classifier;
+  const classifiers = {
+    subtype_classifier: sc,
+    'test_time_augmentation.subtype_classifier': swapped,
   };
-  /** A model's `file` field: an .onnx file named relative to the card, and its absolute path. */
-  const onnxFile = (v: unknown, field: string): { file: string; modelPath: string } => {
-    const file = str(v, field);
-    if (file && !file.toLowerCase().endsWith('.onnx')) bad(field, 'must name an .onnx file');
-    return { file, modelPath: path.resolve(path.dirname(cardPath), file) };
-  };
-  /** The fields every crop model's section shares (see CropModelCard). */
-  const cropModel = (sec: Obj, prefix: string): CropModelCard => {
-    const f = (k: string) => `${prefix}.${k}`;
-    const inp = obj(sec.input, f('input'));
-    const norm = obj(sec.normalization, f('normalization'));
-    const out = obj(sec.output, f('output'));
-    const section: CropModelCard = {
-      ...onnxFile(sec.file, f('file')),
-      input: {
-        name: str(inp.name, f('input.name')),
-        size: int(inp.size, f('input.size'), 4, 1024),
-        context: num(inp.context, f('input.context'), 0.5, 8),
-        crop:
-          inp.crop === undefined || inp.crop === 'square' || inp.crop === 'box'
-            ? (inp.crop ?? 'square')
-            : (bad(f('input.crop'), 'must be "square" or "box"'), 'square'),
-        channels:
-          inp.channels === 'RGB' || inp.channels === 'BGR'
-            ? inp.channels
-            : (bad(f('input.channels'), 'must be "RGB" or "BGR"'), 'RGB'),
-      },
-      normalization: {
-        scale: num(norm.scale, f('normalization.scale'), 0, 1e6, true),
-        mean: triple(norm.mean, f('normalization.mean'), false),
-        std: triple(norm.std, f('normalization.std'), true),
-      },
-      output: { name: str(out.name, f('output.name')) },
-      maxCrops: sec.max_crops === undefined ? 256 : int(sec.max_crops, f('max_crops'), 1, 100_000),
-    };
-    if (sec.metrics !== undefined) section.metrics = obj(sec.metrics, f('metrics'));
-    if (sec.training !== undefined) section.training = obj(sec.training, f('training'));
-    return section;
-  };
-
-  const root = obj(json, 'card');
-  const name = str(root.name, 'name');
-  const version = str(root.version, 'version');
-  const model = onnxFile(root.file, 'file');
-
-  const classes: (ProductClass | null)[] = [];
-  if (!Array.isArray(root.classes) || root.classes.length === 0) {
-    bad('classes', 'must be a non-empty array of product classes or null');
-  } else {
-    root.classes.forEach((c: unknown, i) => {
-      if (c === null) classes.push(null);
-      else if (!isProductClass(c))
-        bad(`classes[${i}]`, `must be one of ${PRODUCT_CLASSES.join(', ')} or null`);
-      else if (classes.includes(c)) bad(`classes[${i}]`, `repeats "${c}"`);
-      else classes.push(c);
+  for (const [field, classifier] of Object.entries(classifiers)) {
+    if (!parsed(`${field}.classes`)) continue;
+    classifier?.classes.forEach((c, i) => {
+      if (undetected(c)) bad(`${field}.classes`, 'must be one of the detector classes or null', i);
     });
-    if (classes.length === root.classes.length && classes.every((c) => c === null)) {
-      bad('classes', 'must map at least one channel to a product class');
-    }
-    if (root.classes.length > 1000) bad('classes', 'has too many channels');
   }
+  // A video's frames are decoded once, at the detector's size (the video speed targets).
+  if (parsed('subtype_classifier.input.detail') && (sc?.input.detail ?? 1) > 1) {
+    bad(
+      'subtype_classifier.input.detail',
+      'must be 1: detail crops are for photos (name that classifier in test_time_augmentation.subtype_classifier with media ["image"])',
+    );
+  }
+  // The detector decodes the classifier's classes as one honeybee score: both must agree.
+  const typed = (c?: SubtypeClassifierFields) => c?.classes.filter((x) => x !== null).join();
+  if (
+    swapped &&
+    parsed('subtype_classifier.classes', 'test_time_augmentation.subtype_classifier.classes') &&
+    typed(sc) !== typed(swapped)
+  ) {
+    bad(
+      'test_time_augmentation.subtype_classifier.classes',
+      "must be the card's subtype_classifier.classes",
+    );
+  }
+  if (
+    parsed(
+      'test_time_augmentation.media',
+      'test_time_augmentation.subtype_classifier.input.detail',
+    ) &&
+    (swapped?.input.detail ?? 1) > 1 &&
+    tta?.media.join() !== 'image'
+  ) {
+    bad('test_time_augmentation.subtype_classifier.input.detail', 'above 1 needs media ["image"]');
+  }
+  // A honeybee class's channel is decoded with its siblings as one score the classifier splits.
+  if (
+    parsed('subtype_classifier.classes', 'test_time_augmentation.specialist.classes') &&
+    tta?.specialist?.classes.some((c) => undetected(c) || sc?.classes.includes(c))
+  ) {
+    bad(
+      'test_time_augmentation.specialist.classes',
+      'must be a non-empty array of distinct values from the detector classes the subtype classifier does not split',
+    );
+  }
+  if (parsed('box_refiner.classes')) {
+    refiner?.classes?.forEach((c, i) => {
+      if (undetected(c)) bad('box_refiner.classes', 'must be one of the detector classes', i);
+    });
+  }
+}
 
-  const inp = obj(root.input, 'input');
-  const input: ModelCard['input'] = {
-    name: str(inp.name, 'input.name'),
-    width: int(inp.width, 'input.width', 1, 8192),
-    height: int(inp.height, 'input.height', 1, 8192),
-    dynamic:
-      typeof inp.dynamic === 'boolean'
-        ? inp.dynamic
-        : (bad('input.dynamic', 'must be true or false'), false),
-    stride: int(inp.stride, 'input.stride', 1, 1024),
-    channels:
-      inp.channels === 'RGB' || inp.channels === 'BGR'
-        ? inp.channels
-        : (bad('input.channels', 'must be "RGB" or "BGR"'), 'RGB'),
-    maxUpscale:
-      inp.max_upscale === undefined ? 1 : num(inp.max_upscale, 'input.max_upscale', 1, 16),
-  };
-  if (inp.auto_zoom !== undefined) {
-    const z = obj(inp.auto_zoom, 'input.auto_zoom');
-    input.autoZoom = {
-      insectPx: num(z.insect_px, 'input.auto_zoom.insect_px', 1, 1000),
-      quantile: num(z.quantile, 'input.auto_zoom.quantile', 0, 1),
-      minInsects: int(z.min_insects, 'input.auto_zoom.min_insects', 1, 10_000),
-      tolerance: num(z.tolerance, 'input.auto_zoom.tolerance', 1, 10),
-      min: num(z.min, 'input.auto_zoom.min', 0.1, 1),
-      max: num(z.max, 'input.auto_zoom.max', 1, 4),
+/** The parsed card in the engine's camelCase, its model files resolved relative to the card. */
+function toModelCard(card: CardFields, cardPath: string): ModelCard {
+  const onnx = (file: string) => ({ file, modelPath: path.resolve(path.dirname(cardPath), file) });
+  const cropModel = <T extends CardFields['box_refiner'] & object>(section: T) => ({
+    ...camel(section),
+    ...onnx(section.file),
+  });
+  const subtypeClassifier = (sc: SubtypeClassifierFields): SubtypeClassifierCard => {
+    const { classes: columns, detector_weight: weight, input, ...model } = sc;
+    const { detail, ...cropInput } = input;
+    const classes = columns.filter((c) => c !== null);
+    const none = columns.indexOf(null);
+    return {
+      ...cropModel({ ...model, input: cropInput }),
+      classes,
+      typeColumns: columns.flatMap((c, i) => (c === null ? [] : [i])),
+      noneColumn: none < 0 ? null : none,
+      columns: columns.length,
+      detectorWeights: classes.map((c) => (typeof weight === 'number' ? weight : (weight[c] ?? 0))),
+      detail,
     };
-    if (!input.dynamic) bad('input.auto_zoom', 'needs a dynamic input (input.dynamic true)');
-  }
-  if (input.dynamic && input.stride > 0) {
-    if (input.width % input.stride !== 0)
-      bad('input.width', `must be a multiple of input.stride (${input.stride})`);
-    if (input.height % input.stride !== 0)
-      bad('input.height', `must be a multiple of input.stride (${input.stride})`);
-  }
-
-  const norm = obj(root.normalization, 'normalization');
-  const normalization: ModelCard['normalization'] = {
-    scale: num(norm.scale, 'normalization.scale', 0, 1e6, true),
-    mean: triple(norm.mean, 'normalization.mean', false),
-    std: triple(norm.std, 'normalization.std', true),
   };
-
-  const out = obj(root.output, 'output');
-  const output = { name: str(out.name, 'output.name'), format: str(out.format, 'output.format') };
-  if (output.format && !OUTPUT_FORMATS.includes(output.format)) {
-    bad('output.format', `must be one of ${OUTPUT_FORMATS.join(', ')} (got "${output.format}")`);
-  }
-
-  const thr = obj(root.thresholds, 'thresholds');
-  const thresholds: ModelCard['thresholds'] = {
-    score: num(thr.score, 'thresholds.score', 0, 1),
-    nms_iou: num(thr.nms_iou, 'thresholds.nms_iou', 0, 1),
-  };
-  /** A `thresholds` field mapping product classes to values in [0, 1]. */
-  const scoresByClass = (key: 'per_class' | 'track_score' | 'typed_nms_iou') => {
-    const scores: Partial<Record<ProductClass, number>> = {};
-    for (const [cls, value] of Object.entries(obj(thr[key], `thresholds.${key}`))) {
-      if (!isProductClass(cls)) bad(`thresholds.${key}.${cls}`, 'is not a product class');
-      else scores[cls] = num(value, `thresholds.${key}.${cls}`, 0, 1);
-    }
-    return scores;
-  };
-  if (thr.per_class !== undefined) thresholds.per_class = scoresByClass('per_class');
-  if (thr.track_score !== undefined) thresholds.track_score = scoresByClass('track_score');
-  if (thr.typed_nms_iou !== undefined) thresholds.typed_nms_iou = scoresByClass('typed_nms_iou');
-
-  const card: ModelCard = {
-    name,
-    version,
-    ...model,
-    classes,
-    input,
-    normalization,
-    output,
-    thresholds,
+  const { subtype_classifier: sc, box_refiner: refiner, test_time_augmentation: tta } = card;
+  return {
+    ...camel(card),
+    ...onnx(card.file),
+    input: camel(card.input),
+    subtypeClassifier: sc && subtypeClassifier(sc),
+    boxRefiner: refiner && {
+      ...cropModel(refiner),
+      classes: [...new Set(refiner.classes ?? card.classes.filter((c) => c !== null))],
+    },
+    testTimeAugmentation: tta && {
+      ...camel(tta),
+      subtypeClassifier: tta.subtype_classifier && subtypeClassifier(tta.subtype_classifier),
+      specialist: tta.specialist && {
+        ...onnx(tta.specialist.file),
+        classes: tta.specialist.classes,
+        views: tta.specialist.views ?? tta.views,
+      },
+      detector: tta.detector && {
+        ...onnx(tta.detector.file),
+        score: tta.detector.score ?? card.thresholds.score,
+      },
+    },
     cardPath,
   };
-  if (root.metrics !== undefined) card.metrics = obj(root.metrics, 'metrics');
-  if (root.training !== undefined) card.training = obj(root.training, 'training');
-  if (root.limitations !== undefined) {
-    if (!Array.isArray(root.limitations) || !root.limitations.every((l) => typeof l === 'string')) {
-      bad('limitations', 'must be an array of strings');
-    } else card.limitations = root.limitations;
-  }
+}
 
-  /** A `subtype_classifier` section (the card's own, or the one its test-time views swap in). */
-  const subtypeClassifier = (sc: Obj, prefix: string): SubtypeClassifierCard => {
-    const f = (k: string) => `${prefix}.${k}`;
-    const scClasses: ProductClass[] = [];
-    const typeColumns: number[] = [];
-    let noneColumn: number | null = null;
-    const columns = Array.isArray(sc.classes) ? sc.classes.length : 0;
-    if (!Array.isArray(sc.classes)) {
-      bad(f('classes'), 'must be an array of detector classes (and at most one null)');
-    } else {
-      sc.classes.forEach((c: unknown, i) => {
-        if (c === null) {
-          if (noneColumn !== null) bad(`${f('classes')}[${i}]`, 'repeats null');
-          noneColumn = i;
-        } else if (!isProductClass(c) || !classes.includes(c)) {
-          bad(`${f('classes')}[${i}]`, 'must be one of the detector classes or null');
-        } else if (scClasses.includes(c)) bad(`${f('classes')}[${i}]`, `repeats "${c}"`);
-        else {
-          scClasses.push(c);
-          typeColumns.push(i);
-        }
-      });
-      if (scClasses.length < 2) {
-        bad(f('classes'), 'must name at least 2 of the detector classes');
-      }
-    }
-    const inp = isObj(sc.input) ? sc.input : {};
-    return {
-      ...cropModel(sc, prefix),
-      classes: scClasses,
-      typeColumns,
-      noneColumn,
-      columns,
-      detail: inp.detail === undefined ? 1 : int(inp.detail, f('input.detail'), 1, 4),
-      detectorWeights: scClasses.map((cls) => {
-        const w = sc.detector_weight;
-        if (w === undefined) return 0;
-        if (typeof w === 'number') return num(w, f('detector_weight'), 0, 1);
-        const per = obj(w, f('detector_weight'));
-        return per[cls] === undefined ? 0 : num(per[cls], f(`detector_weight.${cls}`), 0, 1);
-      }),
-    };
-  };
-  if (root.subtype_classifier !== undefined) {
-    card.subtypeClassifier = subtypeClassifier(
-      obj(root.subtype_classifier, 'subtype_classifier'),
-      'subtype_classifier',
-    );
-    if (card.subtypeClassifier.detail > 1) {
-      // A video's frames are decoded once, at the detector's size (the video speed targets).
-      bad(
-        'subtype_classifier.input.detail',
-        'must be 1: detail crops are for photos (name that classifier in test_time_augmentation.subtype_classifier with media ["image"])',
-      );
-    }
-  }
-  if (root.box_refiner !== undefined) {
-    const br = obj(root.box_refiner, 'box_refiner');
-    const detected = classes.filter((c): c is ProductClass => c !== null);
-    let brClasses = detected;
-    if (br.classes !== undefined) {
-      if (!Array.isArray(br.classes) || br.classes.length === 0) {
-        bad('box_refiner.classes', 'must be a non-empty array of detector classes');
-      } else {
-        brClasses = [];
-        br.classes.forEach((c: unknown, i) => {
-          if (!isProductClass(c) || !detected.includes(c)) {
-            bad(`box_refiner.classes[${i}]`, 'must be one of the detector classes');
-          } else if (!brClasses.includes(c)) brClasses.push(c);
-        });
-      }
-    }
-    card.boxRefiner = { ...cropModel(br, 'box_refiner'), classes: brClasses };
-  }
+/** A problem's field as the card writes it: `input.width`, `classes[2]`, `card` for the whole. */
+const fieldName = (path: readonly PropertyKey[]) =>
+  path
+    .map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`))
+    .join('')
+    .slice(1) || 'card';
 
-  if (root.test_time_augmentation !== undefined) {
-    const tta = obj(root.test_time_augmentation, 'test_time_augmentation');
-    const f = (k: string) => `test_time_augmentation.${k}`;
-    card.testTimeAugmentation = {
-      views: frameViews(tta.views, f('views')),
-      cropViews:
-        tta.crop_views === undefined ? ['identity'] : viewList(tta.crop_views, f('crop_views')),
-      media: list(
-        tta.media,
-        f('media'),
-        (x): x is MediaKind => x === 'image' || x === 'video',
-        'image, video',
-      ),
-      matchIou: num(tta.match_iou, f('match_iou'), 0, 1, true),
-      floor: tta.floor === undefined ? 0.01 : num(tta.floor, f('floor'), 0, 1),
-      refine:
-        tta.refine === undefined || typeof tta.refine === 'boolean'
-          ? tta.refine !== false
-          : (bad(f('refine'), 'must be true or false'), true),
-    };
-    if (tta.subtype_classifier !== undefined) {
-      const own = card.subtypeClassifier;
-      const swapped = subtypeClassifier(
-        obj(tta.subtype_classifier, f('subtype_classifier')),
-        f('subtype_classifier'),
-      );
-      // The detector decodes the classifier's classes as one honeybee score: both must agree.
-      if (!own || own.classes.join() !== swapped.classes.join()) {
-        bad(f('subtype_classifier.classes'), "must be the card's subtype_classifier.classes");
-      }
-      if (swapped.detail > 1 && card.testTimeAugmentation.media.join() !== 'image') {
-        bad(f('subtype_classifier.input.detail'), 'above 1 needs media ["image"]');
-      }
-      card.testTimeAugmentation.subtypeClassifier = swapped;
-    }
-    if (tta.specialist !== undefined) {
-      const sp = obj(tta.specialist, f('specialist'));
-      // A honeybee class's channel is decoded with its siblings as one score the classifier splits.
-      const merged = card.subtypeClassifier?.classes ?? [];
-      const own = list(
-        sp.classes,
-        f('specialist.classes'),
-        (x): x is ProductClass => isProductClass(x) && classes.includes(x) && !merged.includes(x),
-        'the detector classes the subtype classifier does not split',
-      );
-      card.testTimeAugmentation.specialist = {
-        ...onnxFile(sp.file, f('specialist.file')),
-        classes: own,
-        views:
-          sp.views === undefined
-            ? card.testTimeAugmentation.views
-            : frameViews(sp.views, f('specialist.views')),
-      };
-    }
-    if (tta.detector !== undefined) {
-      const det = obj(tta.detector, f('detector'));
-      card.testTimeAugmentation.detector = {
-        ...onnxFile(det.file, f('detector.file')),
-        score:
-          det.score === undefined
-            ? card.thresholds.score
-            : num(det.score, f('detector.score'), 0, 1),
-      };
-    }
-  }
-
-  if (problems.length > 0) {
-    throw new ModelError(`The model card ${cardPath} is invalid: ${problems.join('; ')}.`);
-  }
-  return card;
+/** Validates parsed card JSON; throws one ModelError listing every bad field. */
+export function validateModelCard(json: unknown, cardPath: string): ModelCard {
+  const result = cardFields
+    .superRefine(crossFieldRules, whenValue(isObj))
+    .transform((card) => toModelCard(card, cardPath))
+    .safeParse(json);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${fieldName(issue.path)} ${issue.message}`);
+  throw new ModelError(`The model card ${cardPath} is invalid: ${problems.join('; ')}.`);
 }
 
 /** Product classes the card can detect, in product order. */

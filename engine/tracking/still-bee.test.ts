@@ -60,7 +60,7 @@ describe('a bee sitting still for 10 s', () => {
     const options = trackerOptionsFor(
       FPS,
       detector.scoreThresholds(),
-      detector.card.thresholds.track_score,
+      detector.card.thresholds.trackScore,
     );
     const shown = detector.scoreThresholds();
     const floor = shown.perClass?.bee ?? shown.score;

@@ -79,8 +79,8 @@ const card = await loadModelCard(modelPath);
 const thresholds = card.thresholds;
 const options = trackerOptionsFor(
   5,
-  { score: thresholds.score, perClass: thresholds.per_class ?? {} },
-  thresholds.track_score,
+  { score: thresholds.score, perClass: thresholds.perClass ?? {} },
+  thresholds.trackScore,
 );
 const engine = args.includes('--no-model')
   ? undefined

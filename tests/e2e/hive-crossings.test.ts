@@ -113,8 +113,8 @@ describe.skipIf(!present)(`entrance crossings on hive frames ${FIRST}-${LAST}`, 
     expect(run.images).toHaveLength(LAST - FIRST + 1);
     const options = trackerOptionsFor(
       FPS,
-      { score: card.thresholds.score, perClass: card.thresholds.per_class ?? {} },
-      card.thresholds.track_score,
+      { score: card.thresholds.score, perClass: card.thresholds.perClass ?? {} },
+      card.thresholds.trackScore,
     );
     const traffic = countTraffic(trackLabelledBoxes(run.frames, options), entrance, {
       width: 3840,

@@ -53,8 +53,8 @@ describe.skipIf(!present)('tracker on the labelled hive-entrance sequences', () 
     const card = await loadModelCard(MODEL_CARD);
     const options = trackerOptionsFor(
       5,
-      { score: card.thresholds.score, perClass: card.thresholds.per_class ?? {} },
-      card.thresholds.track_score,
+      { score: card.thresholds.score, perClass: card.thresholds.perClass ?? {} },
+      card.thresholds.trackScore,
     );
     const all = await sequences();
     expect(all.length).toBe(6);
