@@ -1,7 +1,7 @@
 /**
  * Per-user limits on work (issue 44): uploads per UTC day and bytes of media kept, by plan. One
  * Free user queued 25 videos in 6 s; the daily count stops that, and the queue's round-robin by
- * owner (server/queue/queue.ts) keeps one user's batch from holding everyone else's files.
+ * owner (server/queue/jobs-repository.ts) keeps one user's batch from holding everyone else's files.
  *
  * Uploads are counted per UTC day in `upload_counts` (migration 0014) when a file is recorded
  * (`countUpload`), so deleting a file does not give its upload back. Stored bytes are the sizes of the user's files whose media is still kept: pictures, and

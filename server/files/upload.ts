@@ -14,7 +14,7 @@ import { NUL_MESSAGE, hasNul } from '../middleware/body.ts';
 import type { AppContext, SessionUser } from '../context.ts';
 import { today } from '../clock.ts';
 import { userLocations } from '../users/repo.ts';
-import { enqueueJob } from '../queue/queue.ts';
+import { enqueueJob } from '../queue/jobs-repository.ts';
 import { engineFor } from './engine.ts';
 import { planFor, sizeText, videoTooLongMessage } from './plans.ts';
 import { countUpload, enforceQuota, uploadQuota } from './quotas.ts';

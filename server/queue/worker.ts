@@ -9,21 +9,19 @@ import os from 'node:os';
 import type { AppContext } from '../context.ts';
 import type { FileEngine } from '../files/engine.ts';
 import { engineFor } from '../files/engine.ts';
-import { normaliseFileRow } from '../files/access.ts';
-import type { FileRow } from '../files/records.ts';
+import { filesRepository } from '../files/repository.ts';
 import { resultColumns, savePreview } from '../files/results.ts';
 import { ensureMediaDirs, mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
 import { alertHornets } from './alerts.ts';
-import type { JobRow } from './queue.ts';
+import type { JobRow } from './jobs-repository.ts';
 import {
   claimJob,
   completeJob,
   extendLease,
   failAttempt,
   failExhaustedJobs,
-  markProcessing,
   releaseJob,
-} from './queue.ts';
+} from './jobs-repository.ts';
 import { sweepRetention } from './retention.ts';
 import { entranceForFile } from '../locations/entrance.ts';
 import { proposalFor } from '../locations/proposal.ts';
@@ -117,9 +115,10 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
     );
     let previewPaths: string[] = [];
     try {
-      await markProcessing(db, job, clock.now());
-      const raw = (await db('files').where('id', job.file_id).first()) as FileRow | undefined;
-      if (!raw) {
+      const files = filesRepository(db);
+      await files.markProcessing(job.file_id, clock.now());
+      const file = await files.find(job.file_id);
+      if (!file) {
         await failAttempt(db, job, {
           reason: 'The file no longer exists.',
           permanent: true,
@@ -127,7 +126,6 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
         });
         return;
       }
-      const file = normaliseFileRow(raw);
       if (file.media_deleted_at) {
         await failAttempt(db, job, {
           reason: 'The media file was deleted.',

@@ -11,7 +11,7 @@ import {
   failAttempt,
   failExhaustedJobs,
   PRIORITY,
-} from '../../server/queue/queue.ts';
+} from '../../server/queue/jobs-repository.ts';
 import type { FileRow } from '../../server/files/records.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { counts, frames, insertFile, userWithLocations } from './files-helpers.ts';

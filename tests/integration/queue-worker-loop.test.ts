@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startWorker } from '../../server/queue/worker.ts';
-import { enqueueJob } from '../../server/queue/queue.ts';
+import { enqueueJob } from '../../server/queue/jobs-repository.ts';
 import { CorruptMediaError } from '../../engine/vocabulary.ts';
 import type { FileEngine } from '../../server/files/engine.ts';
 import { typed } from '../../server/files/access.ts';

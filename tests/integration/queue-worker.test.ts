@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileRow } from '../../server/files/records.ts';
 import { typed } from '../../server/files/access.ts';
 import { ManualClock } from '../../server/clock.ts';
-import { enqueueJob } from '../../server/queue/queue.ts';
+import { enqueueJob } from '../../server/queue/jobs-repository.ts';
 import { sweepRetention } from '../../server/queue/retention.ts';
 import type { TestServer } from './server-helpers.ts';
 import { DB_KINDS, PG_URL, dbAvailable, startTestServer } from './server-helpers.ts';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../server/logger.ts';
-import { enqueueJob } from '../../server/queue/queue.ts';
+import { enqueueJob } from '../../server/queue/jobs-repository.ts';
 import { typed } from '../../server/files/access.ts';
 import type { FileRow } from '../../server/files/records.ts';
 import { FAILURE_MESSAGES } from '../../server/user-messages.ts';

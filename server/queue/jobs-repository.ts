@@ -1,13 +1,15 @@
 /**
- * The durable job queue (SCHEMA.md): one `jobs` row per queued video. Claims take a lease; every
+ * The jobs repository, the durable job queue (SCHEMA.md): one `jobs` row per queued video. Claims take a lease; every
  * claim gets its own lease token, so a worker whose lease expired (and whose job another worker
  * took over) can neither extend nor complete it. Timestamps are ISO UTC strings, which compare
- * correctly as text in both databases.
+ * correctly as text in both databases. The file's side of each transition is the files
+ * repository's (server/files/repository.ts), written in the same transaction as the job's.
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { dbClient } from '../db.ts';
 import { typed } from '../files/access.ts';
+import { filesRepository } from '../files/repository.ts';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -148,14 +150,6 @@ export async function extendLease(
   return changed > 0;
 }
 
-/** Marks a claimed job's file PROCESSING (status_time = now) unless it is already finished. */
-export async function markProcessing(db: Knex, job: JobRow, now: Date): Promise<void> {
-  await db('files')
-    .where('id', job.file_id)
-    .whereIn('status', ['UPLOADED', 'QUEUED', 'PROCESSING'])
-    .update({ status: 'PROCESSING', status_time: iso(now), status_reason: null });
-}
-
 /**
  * Writes the results and finishes the job in ONE transaction, only while this claim still holds
  * the lease. Frames are written whole (overwrite), so a retried job never appends. Returns false
@@ -178,15 +172,7 @@ export async function completeJob(
         updated_at: iso(now),
       });
     if (changed === 0) return false;
-    await trx('files')
-      .where('id', job.file_id)
-      .update({
-        ...fileUpdate,
-        status: 'PROCESSED',
-        status_reason: null,
-        status_time: iso(now),
-        processed_at: iso(now),
-      });
+    await filesRepository(trx).markProcessed(job.file_id, fileUpdate, now);
     return true;
   });
 }
@@ -213,14 +199,9 @@ export async function failAttempt(
         updated_at: iso(opts.now),
       });
     if (changed === 0) return null;
-    await trx('files')
-      .where('id', job.file_id)
-      .whereNot('status', 'PROCESSED')
-      .update({
-        status: final ? 'FAILED' : 'QUEUED',
-        status_reason: final ? opts.reason : null,
-        status_time: iso(opts.now),
-      });
+    const files = filesRepository(trx);
+    if (final) await files.markFailed(job.file_id, opts.reason, opts.now);
+    else await files.markRetrying(job.file_id, opts.now);
     return final ? 'failed' : 'queued';
   });
 }
@@ -237,11 +218,7 @@ export async function releaseJob(db: Knex, job: JobRow, now: Date): Promise<void
         attempts: trx.raw('CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END'),
         updated_at: iso(now),
       });
-    if (changed > 0) {
-      await trx('files')
-        .where({ id: job.file_id, status: 'PROCESSING' })
-        .update({ status: 'QUEUED', status_time: iso(now) });
-    }
+    if (changed > 0) await filesRepository(trx).markHandedBack(job.file_id, now);
   });
 }
 
@@ -276,10 +253,7 @@ export async function failExhaustedJobs(db: Knex, now: Date): Promise<number> {
         });
       if (changed === 0) return;
       failed += 1;
-      await trx('files')
-        .where('id', job.file_id)
-        .whereNot('status', 'PROCESSED')
-        .update({ status: 'FAILED', status_reason: reason, status_time: stamp });
+      await filesRepository(trx).markFailed(job.file_id, reason, now);
     });
   }
   return failed;

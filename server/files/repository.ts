@@ -1,0 +1,126 @@
+/**
+ * The files table's status machine and common reads (SCHEMA.md). Every status change writes
+ * status_time; the queue's transitions are guarded by the status they start from, so a retried
+ * or late write never takes a finished file backwards:
+ *
+ *   UPLOADED/QUEUED/PROCESSING -> PROCESSING (claimed)
+ *   any -> PROCESSED (results written, by the claim holding the lease)
+ *   not PROCESSED -> FAILED (with the reason its owner sees) or QUEUED (retry)
+ *   PROCESSING -> QUEUED (handed back by a stopping worker)
+ *
+ * `filesRepository(db)` works on a connection or a transaction, so the jobs repository can move
+ * a job and its file together.
+ */
+import type { Knex } from 'knex';
+import { normaliseFileRow, typed } from './access.ts';
+import type { FileRow } from './records.ts';
+
+const iso = (d: Date): string => d.toISOString();
+
+/** Columns that name a file on disk; the retention sweep looks for names no row uses. */
+export type StoredNameColumn = 'stored_name' | 'preview_name';
+
+export interface FilesRepository {
+  /** The row (ids as numbers), or undefined. */
+  find(id: number): Promise<FileRow | undefined>;
+  /** Inserts a row and answers its id. */
+  insert(row: Record<string, unknown>): Promise<number>;
+  /** Claimed by the worker: PROCESSING, unless it is already finished. */
+  markProcessing(id: number, now: Date): Promise<void>;
+  /** Results written: PROCESSED with `columns` (counts, frames, preview...). */
+  markProcessed(id: number, columns: object, now: Date): Promise<void>;
+  /** Last attempt failed, or the content is bad: FAILED with `reason`, unless PROCESSED. */
+  markFailed(id: number, reason: string, now: Date): Promise<void>;
+  /** A failed attempt that will be retried: QUEUED again, unless PROCESSED. */
+  markRetrying(id: number, now: Date): Promise<void>;
+  /** A stopping worker handed the job back: PROCESSING -> QUEUED. */
+  markHandedBack(id: number, now: Date): Promise<void>;
+  /** Videos whose media is due for deletion: finished at or before `cutoff`, media still there. */
+  mediaDueForDeletion(cutoff: Date): Promise<Array<{ id: number; stored_name: string }>>;
+  /** Records that the media is gone; 1 when this call did it, 0 when it was done already. */
+  markMediaDeleted(id: number, now: Date): Promise<number>;
+  /** Those of `names` that some row holds in `column`. */
+  namesInUse(column: StoredNameColumn, names: readonly string[]): Promise<Set<string>>;
+}
+
+export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
+  return {
+    async find(id) {
+      const row = await typed<FileRow | undefined>(db('files').where('id', id).first());
+      return row ? normaliseFileRow(row) : undefined;
+    },
+
+    async insert(row) {
+      const inserted = await typed<Array<{ id: number } | number>>(db('files').insert(row, ['id']));
+      const first = inserted[0];
+      return Number(typeof first === 'object' ? first.id : first);
+    },
+
+    async markProcessing(id, now) {
+      await db('files')
+        .where('id', id)
+        .whereIn('status', ['UPLOADED', 'QUEUED', 'PROCESSING'])
+        .update({ status: 'PROCESSING', status_time: iso(now), status_reason: null });
+    },
+
+    async markProcessed(id, columns, now) {
+      await db('files')
+        .where('id', id)
+        .update({
+          ...columns,
+          status: 'PROCESSED',
+          status_reason: null,
+          status_time: iso(now),
+          processed_at: iso(now),
+        });
+    },
+
+    async markFailed(id, reason, now) {
+      await db('files')
+        .where('id', id)
+        .whereNot('status', 'PROCESSED')
+        .update({ status: 'FAILED', status_reason: reason, status_time: iso(now) });
+    },
+
+    async markRetrying(id, now) {
+      await db('files')
+        .where('id', id)
+        .whereNot('status', 'PROCESSED')
+        .update({ status: 'QUEUED', status_reason: null, status_time: iso(now) });
+    },
+
+    async markHandedBack(id, now) {
+      await db('files')
+        .where({ id, status: 'PROCESSING' })
+        .update({ status: 'QUEUED', status_time: iso(now) });
+    },
+
+    async mediaDueForDeletion(cutoff) {
+      const rows = await typed<Array<{ id: number; stored_name: string }>>(
+        db('files')
+          .where('kind', 'video')
+          .whereNull('media_deleted_at')
+          .whereIn('status', ['PROCESSED', 'FAILED'])
+          .andWhere('status_time', '<=', iso(cutoff))
+          .select('id', 'stored_name'),
+      );
+      return rows.map((r) => ({ id: Number(r.id), stored_name: r.stored_name }));
+    },
+
+    async markMediaDeleted(id, now) {
+      return db('files')
+        .where('id', id)
+        .whereNull('media_deleted_at')
+        .update({ media_deleted_at: iso(now) });
+    },
+
+    async namesInUse(column, names) {
+      const rows = await typed<Array<Record<string, string>>>(
+        db('files')
+          .whereIn(column, [...names])
+          .select(column),
+      );
+      return new Set(rows.map((r) => r[column]).filter((n): n is string => n !== undefined));
+    },
+  };
+}
