@@ -1,6 +1,7 @@
 /**
  * startServer(config): migrate, bootstrap the first admin, listen, start the in-process worker
- * (server/queue/worker.ts, when present), and shut down gracefully on SIGTERM/SIGINT.
+ * (server/queue/worker.ts, when present) with the retention schedule, and shut down gracefully
+ * on SIGTERM/SIGINT.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -13,6 +14,7 @@ import type { AppOptions } from './app.ts';
 import { migrateLatest } from './db.ts';
 import { createUser, findUserByEmail } from './users/repo.ts';
 import { closeEngineFor } from './files/engine.ts';
+import { startRetentionSchedule } from './files/retention-schedule.ts';
 
 export interface RunningServer {
   app: AppContext;
@@ -27,12 +29,25 @@ export interface Worker {
 }
 type StartWorker = (app: AppContext) => Worker | Promise<Worker>;
 
-/** The files engineer's worker module, when it exists (so the server runs before it lands). */
+/**
+ * The background work of `hivesight serve` and `hivesight worker`: the analysis worker (when its
+ * module exists, so the server runs before it lands) and, beside it, the retention schedule.
+ */
 export async function loadWorker(): Promise<StartWorker | null> {
   const file = new URL('./queue/worker.ts', import.meta.url);
   if (!fs.existsSync(file)) return null;
   const mod = (await import(file.href)) as { startWorker?: StartWorker };
-  return mod.startWorker ?? null;
+  const startWorker = mod.startWorker;
+  if (!startWorker) return null;
+  return async (app) => {
+    const worker = await startWorker(app);
+    const retention = startRetentionSchedule(app);
+    return {
+      async stop() {
+        await Promise.all([worker.stop(), retention.stop()]);
+      },
+    };
+  };
 }
 
 /** Creates the first administrator from ADMIN_EMAIL/ADMIN_PASSWORD when no admin exists. */

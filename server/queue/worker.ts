@@ -1,7 +1,8 @@
 /**
  * The analysis worker: `startWorker(app)` runs WORKER_CONCURRENCY poll loops that claim video
  * jobs from the durable queue, analyse them with the engine under a renewed lease, and write the
- * results (QUEUED -> PROCESSING -> PROCESSED / FAILED). It also runs the media retention sweep.
+ * results (QUEUED -> PROCESSING -> PROCESSED / FAILED) through the jobs and files repositories.
+ * The media retention sweep runs on its own schedule (server/files/retention-schedule.ts).
  * `stop()` cancels running analyses through their AbortSignal and hands their jobs back.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,7 +13,7 @@ import { engineFor } from '../files/engine.ts';
 import { filesRepository } from '../files/repository.ts';
 import { resultColumns, savePreview } from '../files/results.ts';
 import { ensureMediaDirs, mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
-import { alertHornets } from './alerts.ts';
+import { alertHornets } from '../files/hornet-alerts.ts';
 import type { JobRow } from './jobs-repository.ts';
 import {
   claimJob,
@@ -22,7 +23,6 @@ import {
   failExhaustedJobs,
   releaseJob,
 } from './jobs-repository.ts';
-import { sweepRetention } from './retention.ts';
 import { entranceForFile } from '../locations/entrance.ts';
 import { proposalFor } from '../locations/proposal.ts';
 import { userMessageFor } from '../user-messages.ts';
@@ -31,8 +31,6 @@ import { ENGINE_ERRORS, engineErrorCode } from '../../engine/vocabulary.ts';
 export interface WorkerOptions {
   /** Idle wait between polls of an empty queue. */
   pollMs?: number;
-  /** How often the retention sweep runs. */
-  sweepMs?: number;
   /** Analysis loops; default WORKER_CONCURRENCY (at least 1). */
   concurrency?: number;
   /** An engine built by the caller; default the application's lazily created engine. */
@@ -65,7 +63,6 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
     options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const leaseMs = config.jobLeaseSeconds * 1000;
   const pollMs = options.pollMs ?? 1000;
-  const sweepMs = options.sweepMs ?? 60_000;
   const concurrency = Math.max(1, options.concurrency ?? config.workerConcurrency);
   const dirs = mediaDirs(config.dataDir);
   const running = new Set<AbortController>();
@@ -250,25 +247,9 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
     }
   }
 
-  async function sweepLoop(): Promise<void> {
-    while (!stopping) {
-      try {
-        const deleted = await sweepRetention(db, {
-          dataDir: config.dataDir,
-          retentionHours: config.mediaRetentionHours,
-          clock,
-        });
-        if (deleted > 0) logger.info('retention: video media deleted', { files: deleted });
-      } catch (err) {
-        logger.error('retention sweep failed', { error: String(err) });
-      }
-      await sleep(sweepMs);
-    }
-  }
-
   const loops = (async () => {
     await ensureMediaDirs(dirs);
-    await Promise.all([sweepLoop(), ...Array.from({ length: concurrency }, (_, i) => loop(i))]);
+    await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i)));
   })();
   logger.info('worker started', { workerId, concurrency });
 

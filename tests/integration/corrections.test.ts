@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { randomBeeScene, writeBeeImage, writeBeeVideo } from '../../fixtures/index.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
-import { sweepRetention } from '../../server/queue/retention.ts';
+import { sweepRetention } from '../../server/files/retention.ts';
 
 interface Box {
   x: number;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typed } from '../../server/files/access.ts';
 import type { FileRow, StoredSummary } from '../../server/files/records.ts';
 import { ManualClock } from '../../server/clock.ts';
-import { alertHornets, hornetSighting } from '../../server/queue/alerts.ts';
+import { alertHornets, hornetSighting } from '../../server/files/hornet-alerts.ts';
 import type { TestServer } from './server-helpers.ts';
 import { DB_KINDS, dbAvailable, grant, startTestServer } from './server-helpers.ts';
 import type { TestClient } from './server-helpers.ts';

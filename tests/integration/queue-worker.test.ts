@@ -14,7 +14,7 @@ import type { FileRow } from '../../server/files/records.ts';
 import { typed } from '../../server/files/access.ts';
 import { ManualClock } from '../../server/clock.ts';
 import { enqueueJob } from '../../server/queue/jobs-repository.ts';
-import { sweepRetention } from '../../server/queue/retention.ts';
+import { sweepRetention } from '../../server/files/retention.ts';
 import type { TestServer } from './server-helpers.ts';
 import { DB_KINDS, PG_URL, dbAvailable, startTestServer } from './server-helpers.ts';
 import {

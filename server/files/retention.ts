@@ -4,13 +4,15 @@
  * Pictures are kept. Also clears what a crashed process can leave behind: partial uploads in
  * incoming/, and media or previews written just before the row that would name them (a kill -9
  * between the two). Only files older than STALE_MS are touched, so work in flight is safe.
+ * Run every minute by the retention schedule (retention-schedule.ts).
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
-import { typed } from '../files/access.ts';
-import { mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
+import type { StoredNameColumn } from './repository.ts';
+import { filesRepository } from './repository.ts';
+import { mediaDirs, removeQuietly, storedPath } from './storage.ts';
 import { sweepStills } from '../corrections/retention.ts';
 
 const STALE_MS = 6 * 3600_000;
@@ -22,23 +24,13 @@ export async function sweepRetention(
   opts: { dataDir: string; retentionHours: number; clock: Clock },
 ): Promise<number> {
   const now = opts.clock.now();
-  const cutoff = new Date(now.getTime() - opts.retentionHours * 3600_000).toISOString();
+  const cutoff = new Date(now.getTime() - opts.retentionHours * 3600_000);
   const dirs = mediaDirs(opts.dataDir);
-  const due = await typed<Array<{ id: number; stored_name: string }>>(
-    db('files')
-      .where('kind', 'video')
-      .whereNull('media_deleted_at')
-      .whereIn('status', ['PROCESSED', 'FAILED'])
-      .andWhere('status_time', '<=', cutoff)
-      .select('id', 'stored_name'),
-  );
+  const files = filesRepository(db);
   let deleted = 0;
-  for (const row of due) {
+  for (const row of await files.mediaDueForDeletion(cutoff)) {
     await removeQuietly(storedPath(dirs.media, row.stored_name));
-    deleted += await db('files')
-      .where('id', row.id)
-      .whereNull('media_deleted_at')
-      .update({ media_deleted_at: now.toISOString() });
+    deleted += await files.markMediaDeleted(row.id, now);
   }
   await sweepIncoming(dirs.incoming, now.getTime());
   await sweepUnreferenced(db, dirs.media, 'stored_name', now.getTime());
@@ -67,16 +59,13 @@ async function sweepIncoming(dir: string, nowMs: number): Promise<void> {
 async function sweepUnreferenced(
   db: Knex,
   dir: string,
-  column: 'stored_name' | 'preview_name',
+  column: StoredNameColumn,
   nowMs: number,
 ): Promise<void> {
   const stale = await staleFiles(dir, nowMs);
   for (let i = 0; i < stale.length; i += NAMES_PER_QUERY) {
     const batch = stale.slice(i, i + NAMES_PER_QUERY);
-    const named = await typed<Array<Record<string, string>>>(
-      db('files').whereIn(column, batch).select(column),
-    );
-    const keep = new Set(named.map((r) => r[column]));
+    const keep = await filesRepository(db).namesInUse(column, batch);
     for (const name of batch) {
       if (!keep.has(name)) await removeQuietly(path.join(dir, name));
     }

@@ -8,11 +8,11 @@
  * completion never e-mails twice.
  */
 import type { AppContext } from '../context.ts';
-import { typed } from '../files/access.ts';
+import { typed } from './access.ts';
 import { today } from '../clock.ts';
-import { planFor } from '../files/plans.ts';
-import type { FileRow, StoredHornetTrack } from '../files/records.ts';
-import { rowSummary } from '../files/records.ts';
+import { planFor } from './plans.ts';
+import type { FileRow, StoredHornetTrack } from './records.ts';
+import { rowSummary } from './records.ts';
 import { isUniqueViolation } from '../users/repo.ts';
 
 /**
