@@ -1,35 +1,23 @@
 /**
- * POST /api/upload_docs/ (spec 7, decisions.md 2). The multipart body streams into
- * DATA_DIR/incoming/ under a random name with the user's size limit enforced by multer while it
- * streams; then the fields are validated, the content is checked by the engine's probe (magic
- * bytes + ffprobe) and the file moves to DATA_DIR/media/. Every rejection removes what was
- * written, on disk and in the database.
+ * POST /api/upload_docs/ (spec 7, decisions.md 2), the Koa/multer side. The multipart body
+ * streams into DATA_DIR/incoming/ under a random name with the user's size limit enforced by
+ * multer while it streams; then the fields are validated and `ingestFile` (ingest.ts) checks,
+ * stores and records or queues the file. Every rejection removes what was written, on disk and
+ * in the database.
  */
-import path from 'node:path';
 import multer from '@koa/multer';
 import type { Context } from 'koa';
-import type { Knex } from 'knex';
 import { PayloadTooLarge, ValidationError } from '../errors.ts';
 import { NUL_MESSAGE, hasNul } from '../middleware/body.ts';
 import type { AppContext, SessionUser } from '../context.ts';
 import { today } from '../clock.ts';
 import { userLocations } from '../users/repo.ts';
-import { enqueueJob } from '../queue/jobs-repository.ts';
 import { engineFor } from './engine.ts';
-import { planFor, sizeText, videoTooLongMessage } from './plans.ts';
-import { countUpload, enforceQuota, uploadQuota } from './quotas.ts';
+import { ingestFile, ingestStore } from './ingest.ts';
+import { planFor, sizeText } from './plans.ts';
+import { uploadQuota } from './quotas.ts';
 import type { FileRow } from './records.ts';
-import { resultColumns, savePreview } from './results.ts';
-import {
-  ensureMediaDirs,
-  extensionFor,
-  generatedName,
-  mediaDirs,
-  moveFile,
-  removeQuietly,
-  storedPath,
-} from './storage.ts';
-import { normaliseFileRow, typed } from './access.ts';
+import { ensureMediaDirs, generatedName, mediaDirs, removeQuietly } from './storage.ts';
 
 export const FIELD_MESSAGES = {
   file_data: 'Select a file to continue.',
@@ -129,14 +117,6 @@ async function receive(
   return (ctx.request as unknown as { file?: UploadedPart }).file;
 }
 
-function cleanName(name: string): string {
-  const base = path
-    .basename(name.replace(/\\/g, '/'))
-    .replace(/\p{Cc}/gu, '')
-    .trim();
-  return (base || 'upload').slice(0, 255);
-}
-
 export async function handleUpload(
   app: AppContext,
   ctx: Context,
@@ -146,102 +126,39 @@ export async function handleUpload(
   await ensureMediaDirs(dirs);
   const plan = await planFor(app.db, user.id, today(app.clock));
   const quota = await uploadQuota(app.db, user.id, today(app.clock), app.config.uploadQuotaScale);
-  const withinQuota = (db: Knex | Knex.Transaction, sizeBytes: number) =>
-    enforceQuota(db, {
-      userId: user.id,
-      quota,
-      sizeBytes,
-      clock: app.clock,
-      retentionHours: app.config.mediaRetentionHours,
-    });
+  const store = ingestStore(app, { userId: user.id, quota, priority: plan.priority });
   // Refused before the body is read: a user over the daily count uploads nothing more, and the
   // unread body is not kept on the connection.
   try {
-    await withinQuota(app.db, 0);
+    await store.withinQuota(0);
   } catch (err) {
     ctx.set('Connection', 'close');
     throw err;
   }
   const part = await receive(ctx, dirs.incoming, plan.maxFileSize);
-  let mediaPath: string | null = null;
-  let previewPaths: string[] = [];
+  let fields: { description: string; location: string };
   try {
-    const fields = validateFields(
+    fields = validateFields(
       (ctx.request as { body?: unknown }).body,
       await userLocations(app.db, user.id),
       part !== undefined,
     );
     if (!part)
       throw new ValidationError(FIELD_MESSAGES.file_data, { file_data: FIELD_MESSAGES.file_data });
-
-    await withinQuota(app.db, part.size);
-    const engine = await engineFor(app);
-    const info = await engine.probe(part.path);
-    // Checked on ffprobe's duration before anything is stored or queued.
-    if (
-      info.kind === 'video' &&
-      plan.maxVideoSeconds !== null &&
-      info.durationS > plan.maxVideoSeconds
-    ) {
-      throw new PayloadTooLarge(videoTooLongMessage(plan.maxVideoSeconds, info.durationS));
-    }
-    const storedName = `${generatedName()}.${extensionFor(info.format)}`;
-    mediaPath = storedPath(dirs.media, storedName);
-    await moveFile(part.path, mediaPath);
-
-    const now = app.clock.now().toISOString();
-    const base = {
-      user_id: user.id,
-      original_name: cleanName(part.originalname),
-      stored_name: storedName,
-      kind: info.kind,
-      format: info.format,
-      size_bytes: part.size,
-      description: fields.description,
-      location: fields.location,
-      status_time: now,
-      created_at: now,
-    };
-
-    if (info.kind === 'image') {
-      // Pictures are analysed in the request: the answer carries the processed file.
-      const result = await engine.analyse(mediaPath, { keepPreviewFrame: true });
-      const preview = await savePreview(dirs, result);
-      previewPaths = preview?.paths ?? [];
-      const id = await app.db.transaction(async (trx) => {
-        await withinQuota(trx, part.size);
-        await countUpload(trx, user.id, app.clock.now());
-        return insertFile(trx, {
-          ...base,
-          ...resultColumns(result, preview?.name ?? null),
-          status: 'PROCESSED',
-          processed_at: app.clock.now().toISOString(),
-        });
-      });
-      return await loadRow(app.db, id);
-    }
-
-    const id = await app.db.transaction(async (trx) => {
-      await withinQuota(trx, part.size);
-      await countUpload(trx, user.id, app.clock.now());
-      const fileId = await insertFile(trx, { ...base, status: 'QUEUED' });
-      await enqueueJob(trx, {
-        fileId,
-        priority: plan.priority,
-        maxAttempts: app.config.jobMaxAttempts,
-        now: app.clock.now(),
-      });
-      return fileId;
-    });
-    return await loadRow(app.db, id);
   } catch (err) {
-    await Promise.all([
-      removeQuietly(part?.path),
-      removeQuietly(mediaPath),
-      ...previewPaths.map((p) => removeQuietly(p)),
-    ]);
+    await removeQuietly(part?.path);
     throw err;
   }
+  return ingestFile(
+    { store, dirs, clock: app.clock, engine: () => engineFor(app) },
+    {
+      userId: user.id,
+      file: { path: part.path, originalName: part.originalname, sizeBytes: part.size },
+      description: fields.description,
+      location: fields.location,
+      maxVideoSeconds: plan.maxVideoSeconds,
+    },
+  );
 }
 
 function validateFields(
@@ -266,17 +183,4 @@ function validateFields(
   if (location === '' || !locations.includes(location)) problems.location = FIELD_MESSAGES.location;
   if (Object.keys(problems).length > 0) throw ValidationError.of(problems);
   return { description, location };
-}
-
-async function insertFile(
-  db: Knex | Knex.Transaction,
-  row: Record<string, unknown>,
-): Promise<number> {
-  const inserted = await typed<Array<{ id: number } | number>>(db('files').insert(row, ['id']));
-  const first = inserted[0];
-  return Number(typeof first === 'object' ? first.id : first);
-}
-
-async function loadRow(db: Knex, id: number): Promise<FileRow> {
-  return normaliseFileRow(await typed<FileRow>(db('files').where('id', id).first()));
 }
