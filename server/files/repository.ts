@@ -25,6 +25,14 @@ export interface FilesRepository {
   find(id: number): Promise<FileRow | undefined>;
   /** Inserts a row and answers its id. */
   insert(row: Record<string, unknown>): Promise<number>;
+  /** Deletes the row (its jobs and alerts go first, in the caller's transaction). */
+  delete(id: number): Promise<void>;
+  /** Moves a user's files from one location name to another; answers how many moved. */
+  renameLocation(userId: number, from: string, to: string): Promise<number>;
+  /** How many of a user's files name the location. */
+  countAtLocation(userId: number, location: string): Promise<number>;
+  /** Counted again (a finished video requeued by its owner): QUEUED, whatever it was. */
+  markRequeued(id: number, now: Date): Promise<void>;
   /** Claimed by the worker: PROCESSING, unless it is already finished. */
   markProcessing(id: number, now: Date): Promise<void>;
   /** Results written: PROCESSED with `columns` (counts, frames, preview...). */
@@ -48,6 +56,29 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
     async find(id) {
       const row = await typed<FileRow | undefined>(db('files').where('id', id).first());
       return row ? normaliseFileRow(row) : undefined;
+    },
+
+    async delete(id) {
+      await db('files').where('id', id).delete();
+    },
+
+    async renameLocation(userId, from, to) {
+      return typed<number>(
+        db('files').where({ user_id: userId, location: from }).update({ location: to }),
+      );
+    },
+
+    async countAtLocation(userId, location) {
+      const used = await typed<{ n: number | string } | undefined>(
+        db('files').where({ user_id: userId, location }).count({ n: '*' }).first(),
+      );
+      return Number(used?.n ?? 0);
+    },
+
+    async markRequeued(id, now) {
+      await db('files')
+        .where('id', id)
+        .update({ status: 'QUEUED', status_reason: null, status_time: iso(now) });
     },
 
     async insert(row) {

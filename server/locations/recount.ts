@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import type { Entrance } from '../../engine/vocabulary.ts';
 import { Conflict } from '../errors.ts';
 import type { FileRow } from '../files/records.ts';
+import { requeueFinishedJob } from '../queue/jobs-repository.ts';
 import { hasMedia, rowSummary } from '../files/records.ts';
 import { entranceForFile } from './entrance.ts';
 
@@ -34,23 +35,8 @@ export async function countAgain(db: Knex, file: FileRow, now: Date): Promise<vo
     throw new Conflict(`"${file.location}" has no entrance yet. Set its entrance first.`);
   if (countedWith(file, entrance))
     throw new Conflict('This video was already counted with the current entrance.');
-  const at = now.toISOString();
   await db.transaction(async (trx) => {
-    const changed = await trx('jobs')
-      .where('file_id', file.id)
-      .whereIn('state', ['done', 'failed'])
-      .update({
-        state: 'queued',
-        attempts: 0,
-        lease_owner: null,
-        lease_until: null,
-        last_error: null,
-        updated_at: at,
-      });
-    if (changed === 0)
+    if (!(await requeueFinishedJob(trx, file.id, now)))
       throw new Conflict('This video is still being analysed. Try again once it is processed.');
-    await trx('files')
-      .where('id', file.id)
-      .update({ status: 'QUEUED', status_reason: null, status_time: at });
   });
 }

@@ -206,6 +206,36 @@ export async function failAttempt(
   });
 }
 
+/**
+ * Queues a finished (done or failed) job again with fresh attempts, and its file with it
+ * (counting a video again); false when the job is not finished (still queued or running).
+ */
+export async function requeueFinishedJob(
+  db: Knex | Knex.Transaction,
+  fileId: number,
+  now: Date,
+): Promise<boolean> {
+  const changed = await db('jobs')
+    .where('file_id', fileId)
+    .whereIn('state', ['done', 'failed'])
+    .update({
+      state: 'queued',
+      attempts: 0,
+      lease_owner: null,
+      lease_until: null,
+      last_error: null,
+      updated_at: iso(now),
+    });
+  if (changed === 0) return false;
+  await filesRepository(db).markRequeued(fileId, now);
+  return true;
+}
+
+/** A deleted file's jobs (in the transaction deleting the file). */
+export async function deleteJobsOfFile(db: Knex | Knex.Transaction, fileId: number): Promise<void> {
+  await db('jobs').where('file_id', fileId).delete();
+}
+
 /** Puts a job back untouched (worker stopping): the attempt does not count. */
 export async function releaseJob(db: Knex, job: JobRow, now: Date): Promise<void> {
   await db.transaction(async (trx) => {

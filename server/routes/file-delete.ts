@@ -8,6 +8,8 @@ import { Router } from '@koa/router';
 import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { loadVisibleFile } from '../files/access.ts';
+import { filesRepository } from '../files/repository.ts';
+import { deleteJobsOfFile } from '../queue/jobs-repository.ts';
 import { mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
 
 export function fileDeleteRoutes(app: AppContext): Router {
@@ -18,9 +20,9 @@ export function fileDeleteRoutes(app: AppContext): Router {
     const user = currentUser(ctx);
     const row = await loadVisibleFile(app.db, user, ctx.params.id);
     await app.db.transaction(async (trx) => {
-      await trx('jobs').where('file_id', row.id).delete();
+      await deleteJobsOfFile(trx, row.id);
       await trx('hornet_alerts').where('file_id', row.id).delete();
-      await trx('files').where('id', row.id).delete();
+      await filesRepository(trx).delete(row.id);
     });
     await removeQuietly(storedPath(dirs.media, row.stored_name));
     // Every copy of the preview lives under the same name: full, honeybee-only, hornet frame.

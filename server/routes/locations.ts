@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import { typed } from '../files/access.ts';
+import { filesRepository } from '../files/repository.ts';
 import { bodyOf } from '../middleware/body.ts';
 import { MAX_LOCATIONS } from './auth.ts';
 
@@ -118,9 +119,7 @@ export function locationsRoutes(app: AppContext): Router {
       if (await nameTaken(trx, user.id, name, id)) throw duplicate(name);
       await trx('locations').where({ id }).update({ name });
       // The files follow the location, so its reports keep their place.
-      return typed<number>(
-        trx('files').where({ user_id: user.id, location: current.name }).update({ location: name }),
-      );
+      return filesRepository(trx).renameLocation(user.id, current.name, name);
     });
     ctx.body = { location: { id, name, files: moved } satisfies LocationEntry };
   });
@@ -130,10 +129,7 @@ export function locationsRoutes(app: AppContext): Router {
     const id = idFrom(ctx.params.id);
     await app.db.transaction(async (trx) => {
       const current = await ownLocation(trx, user.id, id);
-      const used = await typed<{ n: number | string } | undefined>(
-        trx('files').where({ user_id: user.id, location: current.name }).count({ n: '*' }).first(),
-      );
-      const files = Number(used?.n ?? 0);
+      const files = await filesRepository(trx).countAtLocation(user.id, current.name);
       if (files > 0) {
         throw new Conflict(
           `"${current.name}" is the location of ${files === 1 ? '1 file' : `${files} files`}, ` +

@@ -109,6 +109,30 @@ describe.each(DB_KINDS)('files repository on %s', (kind) => {
     expect((await repo().mediaDueForDeletion(at(5000))).map((r) => r.id)).not.toContain(due);
   });
 
+  it.skipIf(!dbAvailable(kind))('requeues a finished file to be counted again', async () => {
+    const fileId = await video('PROCESSED', { status_reason: 'old' });
+    await repo().markRequeued(fileId, at(9000));
+    expect(await repo().find(fileId)).toMatchObject({
+      status: 'QUEUED',
+      status_reason: null,
+      status_time: at(9000).toISOString(),
+    });
+  });
+
+  it.skipIf(!dbAvailable(kind))('renames, counts and deletes by location', async () => {
+    const { id: owner } = await userWithLocations(t.server);
+    const a = await insertFile(t.server, owner, { location: 'Apiary North' });
+    await insertFile(t.server, owner, { location: 'Apiary North' });
+    await insertFile(t.server, owner, { location: 'Warehouse 4' });
+    expect(await repo().countAtLocation(owner, 'Apiary North')).toBe(2);
+    expect(await repo().renameLocation(owner, 'Apiary North', 'Apiary South')).toBe(2);
+    expect(await repo().countAtLocation(owner, 'Apiary North')).toBe(0);
+    expect(await repo().countAtLocation(owner, 'Apiary South')).toBe(2);
+    await repo().delete(a);
+    expect(await repo().find(a)).toBeUndefined();
+    expect(await repo().countAtLocation(owner, 'Apiary South')).toBe(1);
+  });
+
   it.skipIf(!dbAvailable(kind))('says which stored names rows still use', async () => {
     const fileId = await video('PROCESSED');
     const row = await repo().find(fileId);
