@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { typed } from '../files/access.ts';
-import { isoWithOffset } from '../files/records.ts';
+import { isoWithOffset } from '../files/answer-forms.ts';
 
 export interface ConsentState {
   consent: boolean;

@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import type { ClassCounts } from '../../engine/vocabulary.ts';
 import { typed } from '../files/access.ts';
 import type { FileRow, StoredFrame } from '../files/records.ts';
-import { hasMedia, rowFrames } from '../files/records.ts';
+import { rowFrames } from '../files/records.ts';
+import { hasMedia } from '../files/answer-forms.ts';
 import type { Label } from './labels.ts';
 import type { StillInfo } from './stills.ts';
 

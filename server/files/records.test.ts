@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fileDetail, fileRecord, isoWithOffset, previewFor } from './records.ts';
+import { fileDetail, previewFor } from './records.ts';
+import { isoWithOffset } from './answer-forms.ts';
+import { fileRecord } from './file-record.ts';
 import type { FileRow } from './records.ts';
 
 const row: FileRow = {

@@ -126,20 +126,6 @@ export function shownCounts(counts: ClassCounts, includeResearch: boolean): Clas
   return includeResearch ? counts : { ...counts, wasp: null, hornet: null };
 }
 
-// The answers' spelling of times and URLs, and the list record, live in their own modules
-// (file-record.ts holds the record's one definition); re-exported for this module's importers.
-export {
-  hasMedia,
-  hornetFrameUrl,
-  isoWithOffset,
-  mediaUrl,
-  previewUrl,
-  reportUrl,
-  summaryUrl,
-} from './answer-forms.ts';
-export { fileRecord, searchRecord } from './file-record.ts';
-export type { FileRecord, SearchRecord } from './file-record.ts';
-
 function parseJson<T>(text: string | null): T | null {
   if (text === null) return null;
   try {

@@ -5,6 +5,7 @@
  */
 import type { AppContext } from '../context.ts';
 import { sweepRetention } from './retention.ts';
+import { sleepUnlessAborted } from '../sleep.ts';
 
 export interface RetentionSchedule {
   stop(): Promise<void>;
@@ -18,17 +19,7 @@ export function startRetentionSchedule(
   const sweepMs = options.sweepMs ?? 60_000;
   const stopController = new AbortController();
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (stopController.signal.aborted) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        stopController.signal.removeEventListener('abort', done);
-        resolve();
-      }
-      stopController.signal.addEventListener('abort', done);
-    });
+  const sleep = (ms: number) => sleepUnlessAborted(ms, stopController.signal);
 
   const loop = (async () => {
     while (!stopController.signal.aborted) {

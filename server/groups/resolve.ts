@@ -9,7 +9,7 @@ import { normaliseFileRow, typed } from '../files/access.ts';
 import type { SessionUser } from '../context.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import type { FileRow } from '../files/records.ts';
-import { isoWithOffset } from '../files/records.ts';
+import { isoWithOffset } from '../files/answer-forms.ts';
 
 export const GROUP_SELECTION_MESSAGE = 'Select at least one file in each group before submitting.';
 const MAX_GROUP_FILES = 500;

@@ -12,7 +12,7 @@ import { honeybeeShare } from '../../engine/vocabulary.ts';
 import { ValidationError } from '../errors.ts';
 import { typed } from '../files/access.ts';
 import type { StoredSummary } from '../files/records.ts';
-import { isoWithOffset } from '../files/records.ts';
+import { isoWithOffset } from '../files/answer-forms.ts';
 import { csvSafe } from '../routes/admin.ts';
 import type { LocationRow } from './entrance.ts';
 

@@ -9,7 +9,8 @@ import type { Entrance } from '../../engine/vocabulary.ts';
 import { Conflict } from '../errors.ts';
 import type { FileRow } from '../files/records.ts';
 import { requeueFinishedJob } from '../queue/jobs-repository.ts';
-import { hasMedia, rowSummary } from '../files/records.ts';
+import { rowSummary } from '../files/records.ts';
+import { hasMedia } from '../files/answer-forms.ts';
 import { entranceForFile } from './entrance.ts';
 
 export const sameEntrance = (a: Entrance | null | undefined, b: Entrance | null | undefined) =>

@@ -27,6 +27,7 @@ import { entranceForFile } from '../locations/entrance.ts';
 import { proposalFor } from '../locations/proposal.ts';
 import { userMessageFor } from '../user-messages.ts';
 import { ENGINE_ERRORS, engineErrorCode } from '../../engine/vocabulary.ts';
+import { sleepUnlessAborted } from '../sleep.ts';
 
 export interface WorkerOptions {
   /** Idle wait between polls of an empty queue. */
@@ -69,17 +70,7 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
   const stopController = new AbortController();
   let stopping = false;
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (stopController.signal.aborted) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        stopController.signal.removeEventListener('abort', done);
-        resolve();
-      }
-      stopController.signal.addEventListener('abort', done);
-    });
+  const sleep = (ms: number) => sleepUnlessAborted(ms, stopController.signal);
 
   const getEngine = (): Promise<FileEngine> =>
     options.engine ? Promise.resolve(options.engine) : engineFor(app);

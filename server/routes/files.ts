@@ -14,14 +14,9 @@ import { frameCsv, summaryCsv } from '../../engine/vocabulary.ts';
 import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
 import { planFor } from '../files/plans.ts';
 import type { FileRow } from '../files/records.ts';
-import {
-  fileDetail,
-  fileRecord,
-  hasMedia,
-  previewFor,
-  rowFrames,
-  rowSummary,
-} from '../files/records.ts';
+import { fileDetail, previewFor, rowFrames, rowSummary } from '../files/records.ts';
+import { hasMedia } from '../files/answer-forms.ts';
+import { fileRecord } from '../files/file-record.ts';
 import { MAX_SUMMARY_FILES, parseIds, summaryInputs } from '../files/summary.ts';
 import { CONTENT_TYPES, mediaDirs, storedPath } from '../files/storage.ts';
 import { handleUpload } from '../files/upload.ts';

@@ -22,7 +22,8 @@ import { today } from '../clock.ts';
 import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
 import { planFor } from '../files/plans.ts';
 import type { FileRow } from '../files/records.ts';
-import { hasMedia, previewFor, previewUrl, rowSummary } from '../files/records.ts';
+import { previewFor, rowSummary } from '../files/records.ts';
+import { hasMedia, previewUrl } from '../files/answer-forms.ts';
 import { bodyOf } from '../middleware/body.ts';
 import { NotFound } from '../errors.ts';
 import {

@@ -11,7 +11,7 @@ import { dbClient } from '../db.ts';
 import { bodyOf } from '../middleware/body.ts';
 import { typed } from '../files/access.ts';
 import type { FileRow } from '../files/records.ts';
-import { searchRecord } from '../files/records.ts';
+import { searchRecord } from '../files/file-record.ts';
 import { recordsJson } from '../files/record-json.ts';
 import { SEARCH_FIELDS, recordColumns } from '../files/file-record.ts';
 

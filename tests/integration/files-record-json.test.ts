@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FileRow } from '../../server/files/records.ts';
-import { fileRecord, searchRecord } from '../../server/files/records.ts';
+import { fileRecord, searchRecord } from '../../server/files/file-record.ts';
 import { recordsJson } from '../../server/files/record-json.ts';
 import { STORED } from '../../server/files/file-record.ts';
 import { typed } from '../../server/files/access.ts';

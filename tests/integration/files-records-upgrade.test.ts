@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, migrateLatest } from '../../server/db.ts';
 import { migrationSource } from '../../migrations/index.ts';
 import type { FileRow } from '../../server/files/records.ts';
-import { fileRecord, searchRecord } from '../../server/files/records.ts';
+import { fileRecord, searchRecord } from '../../server/files/file-record.ts';
 import { typed } from '../../server/files/access.ts';
 import { recordsJson } from '../../server/files/record-json.ts';
 
