@@ -289,8 +289,9 @@ export function LocationEntrance() {
           )}
           <p className="hs-muted hs-small">
             A bee that leaves and comes back within seconds (an orientation flight) counts as a
-            loop, neither in nor out. Videos already analysed keep their counts; upload new ones to
-            count with this entrance.
+            loop, neither in nor out. A bee already at the entrance when the video starts, or still
+            there when it ends, counts nothing: it was not seen coming out or going in. Videos
+            already analysed keep their counts; upload new ones to count with this entrance.
           </p>
         </Card>
       </div>
