@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileDetail, previewFor } from './records.ts';
 import { isoWithOffset } from './answer-forms.ts';
-import { fileRecord } from './file-record.ts';
 import type { FileRow } from './records.ts';
 
 const row: FileRow = {
@@ -42,18 +41,6 @@ describe('file records', () => {
     expect(isoWithOffset('2025-02-30T00:00:00.000Z')).toBe('2025-03-02T00:00:00.000+00:00');
     expect(isoWithOffset('2025-05-01 10:00:00Z')).toBe('2025-05-01T10:00:00.000+00:00');
     expect(isoWithOffset('not a date')).toBe('not a date');
-  });
-
-  it('builds the positional record and empties the media URL once media is deleted', () => {
-    expect(fileRecord(row)).toEqual([
-      'clip.mp4',
-      'PROCESSED',
-      '/api/files/7/media',
-      '/api/files/7/report.csv',
-      'Apiary North',
-      '2025-05-01T10:00:00.000+00:00',
-    ]);
-    expect(fileRecord({ ...row, media_deleted_at: '2025-05-02T10:00:00.000Z' })[2]).toBe('');
   });
 
   it('hides research classes unless the owner is a Researcher', () => {
