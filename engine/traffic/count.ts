@@ -98,9 +98,10 @@ export function countTraffic(
     video.sampleFps,
     opts,
   );
+  const edges = edgesOf(video);
   const events = chains
     .filter((chain) => spanS(chain, video.sampleFps) >= opts.minPassageS - 1e-9)
-    .flatMap((chain) => passages(chain, video.sampleFps, opts.loopMaxS, edgesOf(video)))
+    .flatMap((chain) => passages(chain, video.sampleFps, opts.loopMaxS, edges))
     .sort((a, b) => a.frame - b.frame);
 
   const byClass: Partial<Record<ProductClass, TrafficCounts>> = {};
