@@ -123,6 +123,10 @@ describe('countTraffic on a line', () => {
   it('a bee seen on two frames only is not a passage; one joined across a wide jump is not one bee', () => {
     expect(count([track(walk(0.5, 0.9, 0.3, 2), 5)]).beesIn).toBe(0);
     expect(count([track(walk(0.5, 0.9, 0.3, 3), 5)]).beesIn).toBe(1);
+    // Two hits either side of a missed frame span the 0.4 s, but show the bee twice all the same.
+    const twice = track(walk(0.5, 0.9, 0.3, 2), 5);
+    twice.boxes[1]!.frame = 7;
+    expect(count([twice]).beesIn).toBe(0);
     // A bee stopping short of the line and one leaving it 60 px away: for 20 px bees that is 3
     // box sizes, two bees, neither of which crossed; for 40 px bees, one bee lost for a moment.
     const halves = (size: number) =>

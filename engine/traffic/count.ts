@@ -44,7 +44,10 @@ export interface TrafficOptions {
   joinRadius?: number;
   /** How near each other the two ends must be, in box sizes (default 2). */
   joinSizes?: number;
-  /** Shortest span of hits, seconds, that counts a passage (default 0.4: 3 frames at 5 fps). */
+  /**
+   * Shortest track, seconds, that counts a passage: its hits span it, on as many sampled frames
+   * (default 0.4: 3 frames at 5 fps).
+   */
   minPassageS?: number;
   /** Longest excursion from the hive counted as a loop, seconds (default 5). */
   loopMaxS?: number;
@@ -100,7 +103,7 @@ export function countTraffic(
   );
   const edges = edgesOf(video);
   const events = chains
-    .filter((chain) => spanS(chain, video.sampleFps) >= opts.minPassageS - 1e-9)
+    .filter((chain) => seenLongEnough(chain, video.sampleFps, opts.minPassageS))
     .flatMap((chain) => passages(chain, video.sampleFps, opts.loopMaxS, edges))
     .sort((a, b) => a.frame - b.frame);
 
@@ -193,8 +196,14 @@ function joinBrokenTracks(
   return out;
 }
 
-function spanS(chain: Chain, sampleFps: number): number {
-  return (chain.hits.at(-1)!.frame - chain.hits[0]!.frame) / sampleFps;
+/**
+ * Seen over `minPassageS` on as many sampled frames as that spans: two hits either side of a
+ * missed frame span 0.4 s at 5 fps, but they are still a bee seen twice.
+ */
+function seenLongEnough(chain: Chain, sampleFps: number, minPassageS: number): boolean {
+  const spanS = (chain.hits.at(-1)!.frame - chain.hits[0]!.frame) / sampleFps;
+  const frames = new Set(chain.hits.map((h) => h.frame)).size;
+  return spanS >= minPassageS - 1e-9 && frames >= Math.round(minPassageS * sampleFps) + 1;
 }
 
 interface Run {
