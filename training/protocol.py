@@ -42,12 +42,12 @@ HORNET = 3
 MAX_FALSE_HORNETS_PER_FRAME = 0.01
 
 
-def predict_folder(infer, folder: Path) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+def predict_folder(infer, folder: Path, max_upscale: float = 1.0) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
     """(scores, classes, gt classes, gt boxes) per image of a YOLO folder, at a low floor."""
     out = []
     for path in sorted((folder / "images").glob("*.jpg")):
         im = Image.open(path).convert("RGB")
-        a, r = letterbox(im)
+        a, r = letterbox(im, max_upscale)
         x = np.ascontiguousarray(a.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
         _, sc, cls = postprocess(infer(x)[0], min_score=0.02)
         gb, gc = read_yolo(folder / "labels" / (path.stem + ".txt"), im.width, im.height)
@@ -86,15 +86,15 @@ def false_hornets(preds: list, t: float) -> int:
     return sum(int(((cls == HORNET) & (sc >= t)).sum()) for sc, cls, _, _ in preds)
 
 
-def choose_thresholds(onnx: Path, data: Path, views: Path) -> dict[str, float]:
+def choose_thresholds(onnx: Path, data: Path, views: Path, max_upscale: float = 1.0) -> dict[str, float]:
     infer = onnx_infer(str(onnx))
     grid = np.round(np.arange(0.1, 0.71, 0.025), 3)
     train_views = views / "hive-shifted-train"
     if not train_views.exists():
         build_shifted(data, train_views, split="train", views=1)
-    hive = predict_folder(infer, train_views)
+    hive = predict_folder(infer, train_views, max_upscale)
     score, err = honeybee_threshold(hive, grid)
-    bh = predict_folder(infer, data / BH / "train")
+    bh = predict_folder(infer, data / BH / "train", max_upscale)
     hornet = hornet_f1_threshold(bh, grid)
     while hornet < 0.95 and false_hornets(hive, hornet) > MAX_FALSE_HORNETS_PER_FRAME * len(hive):
         hornet = round(hornet + 0.025, 3)
@@ -156,16 +156,20 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--onnx", default=f"{card_mod.NAME}.onnx",
                     help="the file in --export to card and judge (e.g. hivesight-detector.int8.onnx)")
+    ap.add_argument("--max-upscale", type=float, default=1.0,
+                    help="how far the engine may enlarge a small picture (card input.max_upscale); choose it on "
+                         "training views: hivesight eval tmp/eval/hive-shifted-train with each value")
     ap.add_argument("--extra", type=Path, default=None, help="a corrections export holding --site")
     ap.add_argument("--site", default=None, help="score this held-out site's frames of --extra")
     a = ap.parse_args()
     if not a.data.exists():
         raise SystemExit(f"SKIP: {a.data} is absent; the protocol needs the datasets")
     onnx = a.export / a.onnx
-    thr = choose_thresholds(onnx, a.data, a.views)
+    thr = choose_thresholds(onnx, a.data, a.views, a.max_upscale)
     out = a.out or a.export
     draft = card_mod.build(a.export, a.version, thr["score"], thr["hornet"], {})
     draft["thresholds"]["alert"] = {"hornet": thr["alert"]}
+    draft["input"]["max_upscale"] = a.max_upscale
     path = card_mod.write(onnx, out, draft)
     views = {"hive_val": a.views / "hive-entrance-val", "crops_val": a.views / "pollen-crops-val",
              "shifted_val": a.views / "hive-shifted"}
