@@ -8,6 +8,7 @@ import {
 } from '@tanstack/react-table';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { useState } from 'react';
+import './DataTable.css';
 
 export function DataTable<T>({
   data,

@@ -15,6 +15,7 @@ import {
   valueTicks,
 } from '../lib/history.ts';
 import { formatDateTime } from '../lib/format.ts';
+import './chart.css';
 import './hive.css';
 
 const PAD = { left: 44, right: 20, top: 16, bottom: 36 };

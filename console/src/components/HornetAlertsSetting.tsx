@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { errorMessage, get, post } from '../lib/api.ts';
 import { toastError } from '../lib/toaster.ts';
 import { useResource } from '../lib/useResource.ts';
+import './setting-card.css';
 
 interface Settings {
   hornet_alerts: boolean;

@@ -8,6 +8,7 @@ import { dismissToastsNotOn } from '../lib/toaster.ts';
 import type { Theme } from '../lib/theme.ts';
 import beeColony from '../assets/bee-colony.svg';
 import flag from '../assets/flag.svg';
+import './Layout.css';
 
 interface NavItem {
   to: string;

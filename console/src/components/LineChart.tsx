@@ -5,6 +5,7 @@ import { useWidth } from '../lib/useWidth.ts';
 import { useId } from 'react';
 import { countTicks, linePath, niceMax } from '../lib/chart.ts';
 import type { Point } from '../lib/chart.ts';
+import './chart.css';
 
 export interface Series {
   label: string;

@@ -2,6 +2,7 @@
 // on a phone the labels drawn into a 1600 px picture can only be read zoomed.
 import { Button, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
 import { useState } from 'react';
+import './PreviewZoom.css';
 
 export function PreviewZoom({ src, alt, title }: { src: string; alt: string; title: string }) {
   const [open, setOpen] = useState(false);

@@ -4,6 +4,7 @@ import { errorMessage, get, post } from '../lib/api.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { toastError } from '../lib/toaster.ts';
 import { useResource } from '../lib/useResource.ts';
+import './setting-card.css';
 
 interface Consent {
   consent: boolean;

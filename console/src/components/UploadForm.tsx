@@ -27,6 +27,7 @@ import {
   sizeExceededMessage,
   uploadErrors,
 } from '../lib/validation.ts';
+import './UploadForm.css';
 
 const TYPES_TEXT = 'MP4, AVI, JPG, JPEG or PNG';
 

@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { formatDateTime, orDash } from '../lib/format.ts';
 import type { FileRecord } from '../lib/records.ts';
 import { StatusBadge } from './StatusBadge.tsx';
+import './cells.css';
 
 const column = createColumnHelper<FileRecord>();
 

@@ -4,6 +4,7 @@
 import { OverlayToaster, Position } from '@blueprintjs/core';
 import type { Intent, Toaster } from '@blueprintjs/core';
 import { createElement } from 'react';
+import './toaster.css';
 
 let toasterPromise: Promise<Toaster> | null = null;
 

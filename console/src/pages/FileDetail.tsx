@@ -23,6 +23,7 @@ import { toastError, toastSuccess } from '../lib/toaster.ts';
 import { useResource } from '../lib/useResource.ts';
 import { countCells, countText } from '../lib/fileDetail.ts';
 import { formatBytes, formatDateTime, formatPercent, orDash } from '../lib/format.ts';
+import './FileDetail.css';
 
 interface Frame {
   index: number;

@@ -20,6 +20,9 @@ import { toFileRecord, toGroupPayload } from '../lib/records.ts';
 import type { FileRecord } from '../lib/records.ts';
 import { toastError, toastWarning } from '../lib/toaster.ts';
 import type { ComparisonState } from './GroupResult.tsx';
+import '../components/DataTable.css';
+import './groups.css';
+import './FileGrouping.css';
 
 function GroupPanel({
   title,

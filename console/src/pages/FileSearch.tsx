@@ -15,6 +15,7 @@ import type { FormEvent } from 'react';
 import { AdministratorsOnly } from '../components/RouteGuards.tsx';
 import { DataTable } from '../components/DataTable.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
+import { Stat } from '../components/Stat.tsx';
 import {
   fileNameColumn,
   mediaColumn,
@@ -31,6 +32,7 @@ import { matchesLabel } from '../lib/format.ts';
 import { toFileRecord } from '../lib/records.ts';
 import type { FileRecord } from '../lib/records.ts';
 import { toastError, toastInfo, toastWarning } from '../lib/toaster.ts';
+import './FileSearch.css';
 
 const SEARCH_FAILED = 'We could not complete the search. Please try again.';
 
@@ -215,15 +217,6 @@ export function FileSearch() {
           <DataTable data={shown} columns={COLUMNS} label="Search results" />
         )}
       </Card>
-    </div>
-  );
-}
-
-export function Stat({ label, value }: { label: string; value: number | string }) {
-  return (
-    <div className="hs-stat">
-      <span className="hs-stat-value">{value}</span>
-      <span className="hs-stat-label">{label}</span>
     </div>
   );
 }

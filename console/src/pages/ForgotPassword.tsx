@@ -4,6 +4,7 @@ import type { FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { post } from '../lib/api.ts';
 import { forgotPasswordError } from '../lib/validation.ts';
+import './auth.css';
 
 type Outcome = { intent: 'success' | 'danger'; text: string } | null;
 

@@ -1,7 +1,7 @@
 import { Button, Card, Tag, Tooltip } from '@blueprintjs/core';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader.tsx';
-import { Stat } from './FileSearch.tsx';
+import { Stat } from '../components/Stat.tsx';
 import {
   basisText,
   formatInterval,
@@ -11,6 +11,8 @@ import {
 } from '../lib/comparison.ts';
 import { truncateName } from '../lib/format.ts';
 import type { FileRecord } from '../lib/records.ts';
+import './groups.css';
+import './GroupResult.css';
 
 export interface ComparisonState {
   result: Record<string, unknown>;

@@ -2,6 +2,7 @@ import { Button, Card, Icon } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { useAppConfig } from '../lib/config.ts';
+import './Home.css';
 
 export function Home() {
   const navigate = useNavigate();

@@ -1,6 +1,7 @@
 import { Callout, Card } from '@blueprintjs/core';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { useAppConfig } from '../lib/config.ts';
+import './Instructions.css';
 
 const STEPS = [
   'Choose a calm, dry day and approach the hive from the side, never blocking the flight path.',

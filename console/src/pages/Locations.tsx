@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { del, errorMessage, get, patch, post } from '../lib/api.ts';
 import { toastSuccess } from '../lib/toaster.ts';
+import './Locations.css';
 
 interface HiveLocation {
   id: number;

@@ -6,6 +6,7 @@ import { useAuth } from '../auth.tsx';
 import { post, roleFromLoginBody } from '../lib/api.ts';
 import { INVALID_CREDENTIALS, signInFailure } from '../lib/signInError.ts';
 import { loginError } from '../lib/validation.ts';
+import './auth.css';
 
 /** Navigation state a screen hands to /login, e.g. after a password reset. */
 export interface LoginNotice {

@@ -6,6 +6,8 @@ import { TrainingConsentSetting } from '../components/TrainingConsentSetting.tsx
 import { errorMessage, post } from '../lib/api.ts';
 import { toastError } from '../lib/toaster.ts';
 import { useResource } from '../lib/useResource.ts';
+import '../components/PageHeader.css';
+import './Plans.css';
 
 interface Feature {
   label: string;

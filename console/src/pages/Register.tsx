@@ -5,6 +5,8 @@ import { Link, useNavigate } from 'react-router-dom';
 import { post } from '../lib/api.ts';
 import { registrationErrors } from '../lib/validation.ts';
 import type { RegistrationErrors, RegistrationInput } from '../lib/validation.ts';
+import './auth.css';
+import './Register.css';
 
 const REDIRECT_AFTER_MS = 2000;
 

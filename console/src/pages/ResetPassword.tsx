@@ -6,6 +6,7 @@ import { errorMessage, post } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
 import { MIN_PASSWORD_LENGTH } from '../lib/validation.ts';
 import type { LoginNotice } from './Login.tsx';
+import './auth.css';
 
 const UPDATED = 'Your password has been updated.';
 const TOO_SHORT = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;

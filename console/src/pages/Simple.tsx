@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { useAppConfig } from '../lib/config.ts';
+import './Simple.css';
 
 export function Success() {
   const navigate = useNavigate();

@@ -5,7 +5,7 @@ import { AdministratorsOnly } from '../components/RouteGuards.tsx';
 import { DataTable } from '../components/DataTable.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { DatasetExport } from '../components/DatasetExport.tsx';
-import { Stat } from './FileSearch.tsx';
+import { Stat } from '../components/Stat.tsx';
 import { ApiError, errorMessage, getBlob, post, saveBlob } from '../lib/api.ts';
 import { filterUsersByEmail, userStats } from '../lib/filters.ts';
 import { orDash } from '../lib/format.ts';
@@ -13,6 +13,7 @@ import { toUserProductRow } from '../lib/records.ts';
 import type { UserProductRow } from '../lib/records.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
 import { usePolling } from '../lib/usePolling.ts';
+import './UsersList.css';
 
 const column = createColumnHelper<UserProductRow>();
 const COLUMNS = [
