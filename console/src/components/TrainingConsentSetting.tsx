@@ -1,10 +1,5 @@
-import { Card, Switch } from '@blueprintjs/core';
-import { useState } from 'react';
-import { errorMessage, get, post } from '../lib/api.ts';
 import { formatDateTime } from '../lib/format.ts';
-import { toastError } from '../lib/toaster.ts';
-import { useResource } from '../lib/useResource.ts';
-import './setting-card.css';
+import { SettingCard } from './SettingCard.tsx';
 
 interface Consent {
   consent: boolean;
@@ -18,52 +13,39 @@ interface Consent {
  * (GET/POST /api/account/training-consent): off by default, revocable, its time shown.
  */
 export function TrainingConsentSetting() {
-  const consent = useResource(
-    () => get<Consent>('/api/account/training-consent'),
-    [],
-    (e) => toastError('Error', `Failed to load your model-training setting. ${errorMessage(e)}`),
-  );
-  const state = consent.data;
-  const [saving, setSaving] = useState(false);
-
-  const change = (next: boolean) => {
-    setSaving(true);
-    post<Consent>('/api/account/training-consent', { consent: next })
-      .then(consent.setData)
-      .catch((e: unknown) => toastError('Error', `Failed to save. ${errorMessage(e)}`))
-      .finally(() => setSaving(false));
-  };
-
   return (
-    <Card className="hs-section-card hs-alert-setting" elevation={1}>
-      <Switch
-        large
-        checked={state?.consent ?? false}
-        disabled={state === null || saving}
-        onChange={(e) => change(e.currentTarget.checked)}
-        label="Allow hivesight to use my corrected frames to improve the model"
-      />
-      <p className="hs-muted hs-small">
-        When you correct the boxes on a frame, hivesight keeps that picture and your boxes. With
-        this setting on, those corrected frames may be copied into the training sets used to teach
-        the detector, so it counts better at hives like yours. A training set names your hive only
-        by a code, never your name, e-mail address or the hive&apos;s name. This is off unless you
-        turn it on, and you can turn it off at any time: your frames are then left out of every
-        training set made afterwards (a model already trained keeps what it learnt from them). Your
-        corrections fix your own counts whether this is on or off.
-      </p>
-      {state ? (
-        <p className="hs-muted hs-small">
-          {state.consent && state.consent_at
-            ? `On since ${formatDateTime(state.consent_at)}.`
-            : state.revoked_at
-              ? `Off since ${formatDateTime(state.revoked_at)}.`
-              : 'Off.'}{' '}
-          {state.corrected_frames === 1
-            ? 'You have corrected 1 frame.'
-            : `You have corrected ${state.corrected_frames} frames.`}
-        </p>
-      ) : null}
-    </Card>
+    <SettingCard<Consent>
+      path="/api/account/training-consent"
+      what="your model-training setting"
+      label="Allow hivesight to use my corrected frames to improve the model"
+      isOn={(c) => c.consent}
+      body={(next) => ({ consent: next })}
+    >
+      {(state) => (
+        <>
+          <p className="hs-muted hs-small">
+            When you correct the boxes on a frame, hivesight keeps that picture and your boxes. With
+            this setting on, those corrected frames may be copied into the training sets used to
+            teach the detector, so it counts better at hives like yours. A training set names your
+            hive only by a code, never your name, e-mail address or the hive&apos;s name. This is
+            off unless you turn it on, and you can turn it off at any time: your frames are then
+            left out of every training set made afterwards (a model already trained keeps what it
+            learnt from them). Your corrections fix your own counts whether this is on or off.
+          </p>
+          {state ? (
+            <p className="hs-muted hs-small">
+              {state.consent && state.consent_at
+                ? `On since ${formatDateTime(state.consent_at)}.`
+                : state.revoked_at
+                  ? `Off since ${formatDateTime(state.revoked_at)}.`
+                  : 'Off.'}{' '}
+              {state.corrected_frames === 1
+                ? 'You have corrected 1 frame.'
+                : `You have corrected ${state.corrected_frames} frames.`}
+            </p>
+          ) : null}
+        </>
+      )}
+    </SettingCard>
   );
 }
