@@ -52,9 +52,12 @@ export async function encodePanClip(
   if (!(travel > 0 && speed > 0)) {
     throw new RangeError(`A ${pictureWidth} px picture leaves a ${window.width} px window no room`);
   }
+  // The picture is decoded once and its frame repeated (`-loop 1` on the input would decode it
+  // again for every frame); `setpts=N` keeps each frame's time, and so the window's offset,
+  // exactly that of the input's 1/fps time base, frame for frame the same clip.
   const run = await runTool(deps.tools.ffmpeg, [
-    '-v', 'error', '-nostdin', '-loop', '1', '-framerate', String(PAN_CLIP_FPS), '-i', picture,
-    '-vf', `crop=${window.width}:${window.height}:'min(${speed}*t,${travel})':0`,
+    '-v', 'error', '-nostdin', '-framerate', String(PAN_CLIP_FPS), '-i', picture,
+    '-vf', `loop=loop=-1:size=1,setpts=N,crop=${window.width}:${window.height}:'min(${speed}*t,${travel})':0`,
     '-t', String(travel / speed), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p', '-y', out,
   ], { timeoutMs: deps.limits.timeoutMs, maxStdoutBytes: 64 * 1024 }); // prettier-ignore
   if (run.code !== 0) {
