@@ -21,7 +21,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   buildLabelMap,
   countTraffic,
-  encodeFrameClip,
   labelledSequences,
   loadModelCard,
   parseEntrancePolygon,
@@ -34,6 +33,7 @@ import {
   DEFAULT_LIMITS,
 } from '../../engine/index.ts';
 import type { CrossingScore } from '../../engine/index.ts';
+import { cachedFrameClip } from '../support/clip-cache.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'bin/hivesight.mjs');
@@ -132,7 +132,7 @@ describe.skipIf(!present)(`entrance crossings on hive frames ${FIRST}-${LAST}`, 
   it('hivesight eval on the clip matches the hand tally within the tolerance', async () => {
     const run = await sequence();
     dir = await mkdtemp(path.join(tmpdir(), 'hivesight-hive-crossings-'));
-    const clip = await encodeFrameClip(
+    const clip = await cachedFrameClip(
       run.images,
       // Encoding 107 4K frames takes minutes on a loaded machine.
       { tools: resolveMediaTools(), limits: { ...DEFAULT_LIMITS, timeoutMs: 1_500_000 } },

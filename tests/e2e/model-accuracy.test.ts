@@ -26,6 +26,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/index.ts';
 import * as ev from '../../engine/index.ts';
 import type { PanOutcome } from '../../engine/index.ts';
+import { cachedFrameClip, cachedPanClip } from '../support/clip-cache.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DATASETS = path.resolve(ROOT, '../shared/datasets');
@@ -216,7 +217,7 @@ describe('model accuracy', () => {
       const frame = (p: string) => Number(/frame_(\d+)/.exec(p)?.[1]);
       const images = [...dataset.images].sort((a, b) => frame(a.path) - frame(b.path));
       const engine = await createEngine({ threads: 2 });
-      const clip = await ev.encodeFrameClip(
+      const clip = await cachedFrameClip(
         images.map((im) => im.path),
         engine,
       );
@@ -256,14 +257,12 @@ describe('model accuracy', () => {
     async (speed) => {
       const dataset = await hiveValDataset();
       const engine = await createEngine({ threads: 2 });
-      const dir = await viewDir('pan-clips-');
       const gate = MAX_PAN_PCT[speed as keyof typeof MAX_PAN_PCT];
       try {
         const outcomes: PanOutcome[] = [];
-        for (const [i, image] of dataset.images.filter((_, n) => n % 5 === 0).entries()) {
+        for (const image of dataset.images.filter((_, n) => n % 5 === 0)) {
           const media = await engine.probe(image.path);
-          const clip = path.join(dir, `pan${i}.mp4`);
-          await ev.encodePanClip(image.path, media.width, clip, engine, { speed });
+          const clip = await cachedPanClip(image.path, media.width, engine, { speed });
           const result = await engine.analyse(clip);
           expect(result.videoAnalysis).toBe('fast');
           const labels = ev.panLabels(image.gt, media);

@@ -20,7 +20,6 @@ import { describe, expect, it } from 'vitest';
 import {
   buildLabelMap,
   createEngine,
-  encodeFrameClip,
   labelledSequences,
   loadModelCard,
   readDataset,
@@ -31,6 +30,7 @@ import {
   trackObjects,
 } from '../../engine/index.ts';
 import type { LabelledSequence } from '../../engine/index.ts';
+import { cachedFrameClip } from '../support/clip-cache.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HIVE = path.resolve(ROOT, '../shared/datasets/hive-entrance');
@@ -73,7 +73,7 @@ describe.skipIf(!present)('tracker on the labelled hive-entrance sequences', () 
   it('on the production path, tracks the first sequence within the gates', async () => {
     const [first] = await sequences();
     const engine = await createEngine({ threads: 1 });
-    const clip = await encodeFrameClip(first!.images, engine, { fps: 5 });
+    const clip = await cachedFrameClip(first!.images, engine, { fps: 5 });
     try {
       const result = await engine.analyse(clip.file, { sampleFps: 5 });
       // A training clip: its video result grades good, judged on its tracks too.
