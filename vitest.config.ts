@@ -47,6 +47,9 @@ export default defineConfig({
           hookTimeout: 240_000,
           // Each e2e file starts its own server and browser: run files one at a time on 2 cores.
           fileParallelism: false,
+          // Tests a file marks concurrent (CLI runs, evaluations: mostly one core's work each)
+          // run two at a time, which fills 2 cores without stretching each test much further.
+          maxConcurrency: 2,
         },
       },
     ],

@@ -68,8 +68,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('usage', () => {
-  it('prints the version and help with exit 0', async () => {
+// The tests of each block are independent (their own outputs, read-only inputs): each CLI run is
+// mostly one core's work, so two at a time use both.
+describe('usage', { concurrent: true }, () => {
+  it('prints the version and help with exit 0', async ({ expect }) => {
     const version = await hivesight(['--version']);
     expect(version.exitCode).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
@@ -84,7 +86,7 @@ describe('usage', () => {
     expect(analyzeHelp.stdout).toMatch(/--out <dir>.*default:\s+"\.\/hivesight-results"/s);
   });
 
-  it('exits 2 on usage errors, before any work', async () => {
+  it('exits 2 on usage errors, before any work', async ({ expect }) => {
     expect((await hivesight(['analyze'])).exitCode).toBe(2);
     expect((await hivesight(['frobnicate'])).exitCode).toBe(2);
     const badFps = await hivesight(['analyze', 'clip.mp4', '--out', 'o', '--fps', 'fast']);
@@ -120,7 +122,7 @@ describe('usage', () => {
     expect(envHow.stderr).toMatch(/HIVESIGHT_VIDEO_ANALYSIS/);
   });
 
-  it('exits 1 with a hint for a missing model', async () => {
+  it('exits 1 with a hint for a missing model', async ({ expect }) => {
     const result = await hivesight([
       'analyze',
       'photo.jpg',
@@ -134,8 +136,8 @@ describe('usage', () => {
   });
 });
 
-describe.skipIf(!hasModel)('analyze', () => {
-  it('writes per-file CSV, preview JPEG and summary.csv', async () => {
+describe.skipIf(!hasModel)('analyze', { concurrent: true }, () => {
+  it('writes per-file CSV, preview JPEG and summary.csv', async ({ expect }) => {
     const result = await hivesight(['analyze', 'clip.mp4', 'photo.jpg', '--out', 'out1']);
     expect(result.exitCode, result.stderr).toBe(0);
 
@@ -166,7 +168,7 @@ describe.skipIf(!hasModel)('analyze', () => {
     expect(summary.slice(1).map((l) => l.split(',')[0])).toEqual(['clip.mp4', 'photo.jpg']);
   });
 
-  it('skips a bad file, keeps the others, and exits 1', async () => {
+  it('skips a bad file, keeps the others, and exits 1', async ({ expect }) => {
     const result = await hivesight([
       'analyze',
       'bad.mp4',
@@ -190,7 +192,9 @@ describe.skipIf(!hasModel)('analyze', () => {
     expect(summary).toHaveLength(2);
   });
 
-  it('writes to ./hivesight-results without --out; a run where every file failed writes no summary', async () => {
+  it('writes to ./hivesight-results without --out; a run where every file failed writes no summary', async ({
+    expect,
+  }) => {
     const plain = await hivesight(['analyze', 'photo.jpg']);
     expect(plain.exitCode, plain.stderr).toBe(0);
     expect(plain.stderr).toContain('Wrote 1 report to hivesight-results/');
@@ -207,7 +211,7 @@ describe.skipIf(!hasModel)('analyze', () => {
 
   it.skipIf(!existsSync('/usr/bin/script'))(
     'on an 80-column terminal: one line per file, the name cut in its middle, frames as in summary.csv',
-    async () => {
+    async ({ expect }) => {
       const name = '2026-06-01-apiary-north-hive-3-morning-flight-after-rain.mp4';
       // 3.1 s at 2 frames a second: the duration promises 7 frames, the decoder gives 6.
       await makeClip(path.join(dir, name), 3.1);
@@ -241,7 +245,7 @@ describe.skipIf(!hasModel)('analyze', () => {
     },
   );
 
-  it('prints JSON and never overwrites files with the same name', async () => {
+  it('prints JSON and never overwrites files with the same name', async ({ expect }) => {
     const result = await hivesight(
       ['analyze', 'one/a.mp4', 'two/a.mp4', '--out', 'out3', '--json'],
       {
@@ -277,7 +281,7 @@ describe.skipIf(!hasModel)('analyze', () => {
     expect(existsSync(path.join(dir, 'out3/a-2.preview.jpg'))).toBe(true);
   });
 
-  it("analyses a video's frames by the photos' path when asked", async () => {
+  it("analyses a video's frames by the photos' path when asked", async ({ expect }) => {
     const result = await hivesight(
       ['analyze', 'clip.mp4', 'photo.jpg', '--out', 'out4', '--json'],
       {
@@ -298,7 +302,7 @@ describe.skipIf(!hasModel)('analyze', () => {
   });
 });
 
-describe.skipIf(!hasModel)('eval', () => {
+describe.skipIf(!hasModel)('eval', { concurrent: true }, () => {
   const yolo = () => path.join(dir, 'yolo');
   const crops = () => path.join(dir, 'crops');
 
@@ -322,7 +326,9 @@ describe.skipIf(!hasModel)('eval', () => {
     await makeImage(path.join(crops(), 'no_pollen/n1.jpg'), '180x300', 'brown');
   });
 
-  it('prints one JSON object for a YOLO folder (class names from the parent data.yaml)', async () => {
+  it('prints one JSON object for a YOLO folder (class names from the parent data.yaml)', async ({
+    expect,
+  }) => {
     const result = await hivesight(['eval', yolo(), '--json']);
     expect(result.exitCode, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as {
@@ -343,7 +349,7 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(report.notes.join(' ')).toMatch(/generic/);
   });
 
-  it('fails a --min-ap50 gate with exit 1 and names it; a met gate exits 0', async () => {
+  it('fails a --min-ap50 gate with exit 1 and names it; a met gate exits 0', async ({ expect }) => {
     const failing = await hivesight(['eval', yolo(), '--min-ap50', 'bee=0.99,hornet=0.99']);
     expect(failing.exitCode).toBe(1);
     expect(failing.stderr).toMatch(/gate failed: AP50 of bee/);
@@ -352,7 +358,9 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(passing.exitCode, passing.stderr).toBe(0);
   });
 
-  it('fails a --max-count-error gate above the ceiling, and passes at or under it', async () => {
+  it('fails a --max-count-error gate above the ceiling, and passes at or under it', async ({
+    expect,
+  }) => {
     // The model finds none of the six labelled boxes, so every image is 100 % off.
     const failing = await hivesight(['eval', yolo(), '--json', '--max-count-error', '50']);
     expect(failing.exitCode).toBe(1);
@@ -368,7 +376,9 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(onCrops.stderr).toMatch(/crop set: it has accuracy, not AP50 or a count error/);
   });
 
-  it('adds bootstrap intervals with --intervals, and runs of frames with --block', async () => {
+  it('adds bootstrap intervals with --intervals, and runs of frames with --block', async ({
+    expect,
+  }) => {
     const json = await hivesight(['eval', yolo(), '--json', '--block', '2']);
     expect(json.exitCode, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout) as {
@@ -402,7 +412,9 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(crop.stdout).toMatch(/accuracy: [\d.]+ \(95 % interval [\d.]+-[\d.]+\)/);
   });
 
-  it('scores a --baseline model on the same images: against itself every change is exactly 0', async () => {
+  it('scores a --baseline model on the same images: against itself every change is exactly 0', async ({
+    expect,
+  }) => {
     const json = await hivesight(['eval', yolo(), '--json', '--baseline', MODEL_CARD]);
     expect(json.exitCode, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout) as {
@@ -439,7 +451,9 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(missing.stderr).toMatch(/nope\.card\.json/);
   });
 
-  it('says where the errors are with --errors: every label and detection in one kind', async () => {
+  it('says where the errors are with --errors: every label and detection in one kind', async ({
+    expect,
+  }) => {
     const json = await hivesight(['eval', yolo(), '--json', '--errors']);
     expect(json.exitCode, json.stderr).toBe(0);
     type Labels = Record<
@@ -494,7 +508,7 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(sum(Object.values(confusion.bee!))).toBe(1);
   });
 
-  it('scores a crop set by accuracy', async () => {
+  it('scores a crop set by accuracy', async ({ expect }) => {
     const result = await hivesight(['eval', crops(), '--json']);
     expect(result.exitCode, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as {
@@ -507,7 +521,7 @@ describe.skipIf(!hasModel)('eval', () => {
     expect(Object.keys(report.classes).sort()).toEqual(['bee', 'pollen']);
   });
 
-  it('explains a folder that is not a dataset (exit 1)', async () => {
+  it('explains a folder that is not a dataset (exit 1)', async ({ expect }) => {
     const result = await hivesight(['eval', path.join(dir, 'one')]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/not a dataset/);
