@@ -21,6 +21,7 @@ import * as m0014 from './20261128_0014_upload_counts.ts';
 import * as m0015 from './20261128_0015_locations_entrance.ts';
 import * as m0020 from './20261128_0020_corrected_frames_and_training_consent.ts';
 import * as m0021 from './20261129_0021_files_record_parts.ts';
+import * as m0022 from './20261129_0022_files_record_parts_pg.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -45,6 +46,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261128_0015_locations_entrance', m0015],
   ['20261128_0020_corrected_frames_and_training_consent', m0020],
   ['20261129_0021_files_record_parts', m0021],
+  ['20261129_0022_files_record_parts_pg', m0022],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  LIST_FIELDS,
+  PG_STORED,
   SEARCH_FIELDS,
   STORED,
   canonicalSql,
   fileRecord,
-  jsonBuildArraySql,
   recordColumns,
   searchRecord,
 } from './file-record.ts';
@@ -56,15 +55,6 @@ describe('the file record, defined once', () => {
     ]);
   });
 
-  it('gives PostgreSQL the same fields in the same order', () => {
-    expect(jsonBuildArraySql(LIST_FIELDS, { ownerEmail: 'users.email' })).toBe(
-      'json_build_array(files.original_name, files.status, ' +
-        "CASE WHEN files.media_deleted_at IS NULL THEN '/api/files/' || files.id || '/media' ELSE '' END, " +
-        `'/api/files/' || files.id || '/report.csv', files.location, ${TIME})`,
-    );
-    expect(canonicalSql(SEARCH_FIELDS)).toBe(CANONICAL);
-  });
-
   // What SQLite stores is fixed by migrations: if this fails, the definition changed, and
   // existing databases keep the old parts until a new migration reinstalls them (see
   // file-record.ts). Add that migration, then update these strings.
@@ -100,6 +90,7 @@ describe('the file record, defined once', () => {
       'user_id',
     ]);
     expect(STORED.search.readsOwnerEmail).toBe(true);
+    expect(canonicalSql(SEARCH_FIELDS)).toBe(CANONICAL);
   });
 
   it('composes the URLs between the stored parts when answering', () => {
@@ -112,5 +103,30 @@ describe('the file record, defined once', () => {
       'search_record_0',
       'search_record_1',
     ]);
+  });
+
+  // What PostgreSQL stores is fixed by migrations too (generated columns, 0022): the same parts
+  // as SQLite's but quoted by 0022's immutable function, and the owner's e-mail, which a
+  // generated column cannot read from users, is composed when answering, like the URLs.
+  it('stores in PostgreSQL exactly what migration 0022 installed, and no URL', () => {
+    const quote = (sql: string) => `files_record_json_quote(${sql})`;
+    const head = `CASE WHEN ${CANONICAL} THEN '[' || ${quote('files.original_name')} || ',' || ${quote('files.status')} || ',' END`;
+    const tail = (end: string) =>
+      `CASE WHEN ${CANONICAL} THEN ',' || ${quote('files.location')} || ',' || ${quote(TIME)} || '${end}' END`;
+    expect(PG_STORED.list.parts).toEqual([
+      { column: 'list_record_0', sql: head },
+      { column: 'list_record_1', sql: tail(']') },
+    ]);
+    expect(PG_STORED.search.parts).toEqual([
+      { column: 'search_record_0', sql: head },
+      { column: 'search_record_1', sql: tail(',') },
+    ]);
+    expect(PG_STORED.search.readsOwnerEmail).toBe(false);
+    expect(PG_STORED.list.answerSql).toBe(STORED.list.answerSql);
+    expect(PG_STORED.search.answerSql).toBe(
+      `files.search_record_0 || ${MEDIA_JSON} || ',"/api/files/' || files.id || ` +
+        `'/report.csv"' || files.search_record_1 || to_json(users.email)::text || ']'`,
+    );
+    expect(PG_STORED.search.answerColumns).toEqual(STORED.search.answerColumns);
   });
 });

@@ -3,15 +3,16 @@
  * what, in order. The files list answers `LIST_FIELDS`, the admin search `SEARCH_FIELDS`.
  *
  * Everything else is generated from these lists: the JavaScript record (`fileRecord`,
- * `searchRecord`), PostgreSQL's `json_build_array`, and SQLite's stored record parts with the
- * expression that completes them when answering (record-json.ts says why SQLite stores them).
- * URLs are never stored: a stored part holds only a run of data fields between two URLs, and the
- * URLs are composed from the file's id at query time, so the API's URL shape lives here alone.
+ * `searchRecord`) and the record parts that SQLite and PostgreSQL store, with the expression
+ * that completes them when answering (record-json.ts says why the databases store them). URLs are never stored: a stored part holds only a run of data
+ * fields between two URLs, and the URLs are composed from the file's id at query time, so the
+ * API's URL shape lives here alone.
  *
- * Changing a list (or how a kind of field is spelled) changes what SQLite stores: add a
+ * Changing a list (or how a kind of field is spelled) changes what the databases store: add a
  * migration that drops the indexes holding the parts, calls `removeStoredRecords` and
- * `installStoredRecords` (stored-records.ts) and re-creates the indexes, as 0021 does.
- * file-record.test.ts pins the generated SQLite SQL so that such a change cannot go unnoticed.
+ * `installStoredRecords` (stored-records.ts; their `Pg` twins on PostgreSQL) and re-creates the
+ * indexes, as 0021 and 0022 do. file-record.test.ts pins the generated SQL of both databases so
+ * that such a change cannot go unnoticed.
  */
 import type { FileRow } from './records.ts';
 import { FILE_URL_PREFIX, fileUrl, isoWithOffset } from './answer-forms.ts';
@@ -91,8 +92,8 @@ export function recordColumns(fields: readonly RecordField[]): string[] {
 
 // ---- SQL (PostgreSQL and SQLite alike) -----------------------------------------------------
 
-/** Where the owner's e-mail comes from: `users.email` when joined, a subquery in triggers. */
-export interface SqlSources {
+/** Where the owner's e-mail comes from: `users.email` when joined, a subquery in SQLite's triggers. */
+interface SqlSources {
   ownerEmail: string;
 }
 
@@ -136,17 +137,12 @@ export function canonicalSql(fields: readonly RecordField[]): string {
   return times.map((f) => `files.${f.column} LIKE '____-__-__T__:__:__.___Z'`).join(' AND ');
 }
 
-/** PostgreSQL: the record as one `json_build_array(...)` over `files` (and `users` joined). */
-export function jsonBuildArraySql(fields: readonly RecordField[], sources: SqlSources): string {
-  return `json_build_array(${fields.map((f) => fieldSql(f, sources)).join(', ')})`;
-}
-
-// ---- SQLite's stored parts -----------------------------------------------------------------
+// ---- Stored parts (SQLite and PostgreSQL) -------------------------------------------------
 
 /** One stored column: the JSON text of a run of data fields and the punctuation beside it. */
 export interface StoredPart {
   column: string;
-  /** What a trigger writes; NULL when a timestamp is not canonical (the JavaScript path). */
+  /** What the database writes; NULL when a timestamp is not canonical (the JavaScript path). */
   sql: string;
 }
 
@@ -160,6 +156,19 @@ export interface StoredLayout {
   readsColumns: string[];
   /** Whether the parts read the owner's e-mail (a change to it rewrites them too). */
   readsOwnerEmail: boolean;
+}
+
+/** How one database stores the parts. */
+export interface StoreDialect {
+  /** The SQL function that writes a text value as a JSON string. */
+  jsonQuote: string;
+  /**
+   * Where a stored part reads the owner's e-mail, or null when the parts cannot read another
+   * table (PostgreSQL's generated columns): the e-mail is then composed when answering, like
+   * the URLs, as `composedOwnerEmailJson` (JSON text, from the joined `users.email`).
+   */
+  storedOwnerEmail: string | null;
+  composedOwnerEmailJson: string;
 }
 
 /** SQL text, or a literal that the answer's builder may merge with its neighbours. */
@@ -187,34 +196,44 @@ function urlJsonPieces(field: Extract<RecordField, { kind: 'url' }>): Piece[] {
 }
 
 /**
- * Splits a record into stored parts and URLs composed at query time. A part is a run of data
- * fields with the JSON punctuation around it (`["name","status",` and `,"location","time"]`),
- * so that answering costs only the URLs: `files.list_record_0 || <media url> || ',"/api/files/'
- * || files.id || '/report.csv"' || files.list_record_1`.
+ * Splits a record into stored parts and fields composed at query time (the URLs, and on
+ * PostgreSQL the owner's e-mail). A part is a run of data fields with the JSON punctuation
+ * around it (`["name","status",` and `,"location","time"]`), so that answering costs only the
+ * composed fields: `files.list_record_0 || <media url> || ',"/api/files/' || files.id ||
+ * '/report.csv"' || files.list_record_1`.
  */
 export function storedLayout(
   name: string,
   fields: readonly RecordField[],
-  sources: SqlSources,
+  dialect: StoreDialect,
 ): StoredLayout {
-  // The record as data, punctuation and URL pieces, in order.
-  type Token = { data: RecordField } | { punct: string } | { url: Piece[] };
+  const stores = (field: RecordField) =>
+    field.kind !== 'url' && (field.kind !== 'ownerEmail' || dialect.storedOwnerEmail !== null);
+  const quoted = (field: RecordField) =>
+    `${dialect.jsonQuote}(${fieldSql(field, { ownerEmail: dialect.storedOwnerEmail ?? '' })})`;
+  // Only URLs and (where not stored) the owner's e-mail are composed.
+  const composed = (field: RecordField): Piece[] =>
+    field.kind === 'url' ? urlJsonPieces(field) : [{ sql: dialect.composedOwnerEmailJson }];
+
+  // The record as stored data, punctuation and composed pieces, in order.
+  type Token = { data: RecordField } | { punct: string } | { composed: Piece[] };
   const tokens: Token[] = [{ punct: '[' }];
   for (const [i, field] of fields.entries()) {
     if (i > 0) tokens.push({ punct: ',' });
-    tokens.push(field.kind === 'url' ? { url: urlJsonPieces(field) } : { data: field });
+    tokens.push(stores(field) ? { data: field } : { composed: composed(field) });
   }
   tokens.push({ punct: ']' });
 
   const canonical = canonicalSql(fields);
   const parts: StoredPart[] = [];
   const answer: Piece[] = [];
-  let group: Array<Exclude<Token, { url: Piece[] }>> = [];
-  // Data and the punctuation beside it are stored; punctuation between two URLs is not.
+  let group: Array<Exclude<Token, { composed: Piece[] }>> = [];
+  // Data and the punctuation beside it are stored; punctuation between two composed fields is
+  // not.
   const endGroup = () => {
     const stored = group.some((t) => 'data' in t);
     const pieces = group.map((t): Piece =>
-      'punct' in t ? { literal: t.punct } : { sql: `json_quote(${fieldSql(t.data, sources)})` },
+      'punct' in t ? { literal: t.punct } : { sql: quoted(t.data) },
     );
     if (stored) {
       const column = `${name}_record_${parts.length}`;
@@ -226,9 +245,9 @@ export function storedLayout(
     group = [];
   };
   for (const token of tokens) {
-    if ('url' in token) {
+    if ('composed' in token) {
       endGroup();
-      answer.push(...token.url);
+      answer.push(...token.composed);
     } else {
       group.push(token);
     }
@@ -240,24 +259,50 @@ export function storedLayout(
   for (const field of fields) {
     if (field.kind === 'url' && field.emptyOnceSet) urlColumns.add(field.emptyOnceSet);
     if (field.kind === 'text' || field.kind === 'time') readsColumns.add(field.column);
-    if (field.kind === 'ownerEmail') readsColumns.add('user_id');
+    if (field.kind === 'ownerEmail' && stores(field)) readsColumns.add('user_id');
   }
   return {
     parts,
     answerSql: concatSql(answer),
     answerColumns: [...urlColumns, ...parts.map((p) => p.column)],
     readsColumns: [...readsColumns],
-    readsOwnerEmail: fields.some((f) => f.kind === 'ownerEmail'),
+    readsOwnerEmail: fields.some((f) => f.kind === 'ownerEmail' && stores(f)),
   };
 }
 
-/** In SQLite's triggers the owner's e-mail is read with a subquery. */
-const TRIGGER_SOURCES: SqlSources = {
-  ownerEmail: '(SELECT users.email FROM users WHERE users.id = files.user_id)',
+/** SQLite: parts written by triggers, which read the owner's e-mail with a subquery. */
+const SQLITE: StoreDialect = {
+  jsonQuote: 'json_quote',
+  storedOwnerEmail: '(SELECT users.email FROM users WHERE users.id = files.user_id)',
+  composedOwnerEmailJson: 'json_quote(users.email)',
+};
+
+/**
+ * PostgreSQL's JSON string of a text value, declared IMMUTABLE so that generated columns may
+ * call it (`to_json` is STABLE only because other types' output depends on settings; a text's
+ * JSON does not). Created by migration 0022.
+ */
+export const PG_JSON_QUOTE = 'files_record_json_quote';
+
+/**
+ * PostgreSQL: generated columns, which read only their own row; the e-mail is joined. When
+ * answering, `to_json` itself: PostgreSQL cannot inline the IMMUTABLE wrapper around a STABLE
+ * function, and calling it per row cost more than the rest of the record.
+ */
+const POSTGRES: StoreDialect = {
+  jsonQuote: PG_JSON_QUOTE,
+  storedOwnerEmail: null,
+  composedOwnerEmailJson: 'to_json(users.email)::text',
 };
 
 /** What SQLite stores for each record, and how the routes answer from it. */
 export const STORED = {
-  list: storedLayout('list', LIST_FIELDS, TRIGGER_SOURCES),
-  search: storedLayout('search', SEARCH_FIELDS, TRIGGER_SOURCES),
+  list: storedLayout('list', LIST_FIELDS, SQLITE),
+  search: storedLayout('search', SEARCH_FIELDS, SQLITE),
+};
+
+/** What PostgreSQL stores for each record, and how the routes answer from it. */
+export const PG_STORED = {
+  list: storedLayout('list', LIST_FIELDS, POSTGRES),
+  search: storedLayout('search', SEARCH_FIELDS, POSTGRES),
 };

@@ -3,35 +3,28 @@
  * them in JavaScript meant one row object per file from the driver, one array per record and a
  * JSON.stringify of the lot: about 1 ms of the server's single thread per 200-file answer, the
  * bulk of what those routes cost under load. Here the database writes the JSON array itself and
- * the route sends the one string: SQLite concatenates the parts each file carries (data fields
- * only, kept by migration 0021's triggers) with the URLs composed from the id, PostgreSQL builds
- * the records with json_agg.
+ * the route sends the one string. Building each record's JSON when answering was then the bulk
+ * of a long search's database time (PostgreSQL's json_build_array), so both
+ * databases keep each file's data fields as JSON text, in parts between the URLs (SQLite by
+ * migration 0021's triggers, PostgreSQL in 0022's generated columns), and answering only
+ * concatenates them with the URLs composed from the id (and, on PostgreSQL, the owner's e-mail).
  *
- * The record is defined once, in file-record.ts, and both SQL forms are generated from it; a
- * test checks that both databases produce exactly what `fileRecord` / `searchRecord` produce.
- * Timestamps not in the server's own `toISOString()` form (which SQL cannot re-format the way
- * `Date` does) send the caller back to the JavaScript path.
+ * The record is defined once, in file-record.ts, and the stored parts and answers of both
+ * databases are generated from it; a test checks that both produce exactly what `fileRecord` /
+ * `searchRecord` produce. Timestamps not in the server's own `toISOString()` form (which SQL
+ * cannot re-format the way `Date` does) leave the parts NULL and send the caller back to the
+ * JavaScript path.
  */
 import type { Knex } from 'knex';
 import { dbClient } from '../db.ts';
-import type { RecordField } from './file-record.ts';
-import {
-  LIST_FIELDS,
-  SEARCH_FIELDS,
-  STORED,
-  canonicalSql,
-  jsonBuildArraySql,
-} from './file-record.ts';
+import { PG_STORED, STORED } from './file-record.ts';
 
 export interface RecordJsonOptions {
   /** Append the owner's e-mail: the search record. */
   withOwner: boolean;
-  /** ORDER BY inside the aggregate, e.g. `files.created_at desc, files.id desc`. */
+  /** The records' order, e.g. `files.created_at desc, files.id desc`. */
   orderBy: string;
 }
-
-const fieldsFor = (withOwner: boolean): readonly RecordField[] =>
-  withOwner ? SEARCH_FIELDS : LIST_FIELDS;
 
 type Answer = { body: string; odd: number | string | null } | undefined;
 
@@ -45,31 +38,25 @@ export async function recordsJson(
   options: RecordJsonOptions,
 ): Promise<string | null> {
   const base = query.clone().clearSelect().clearOrder();
-  let row: Answer;
-  if (dbClient(db) === 'postgres') {
-    if (options.withOwner) base.join('users', 'users.id', 'files.user_id');
-    const fields = fieldsFor(options.withOwner);
-    const record = jsonBuildArraySql(fields, { ownerEmail: 'users.email' });
-    const odd = `CASE WHEN ${canonicalSql(fields)} THEN 0 ELSE 1 END`;
-    row = await base.first<Answer>(
-      db.raw(`coalesce(json_agg(${record} ORDER BY ${options.orderBy}), '[]')::text as body`),
-      db.raw(`sum(${odd}) as odd`),
+  // The records go to the aggregate from an ordered subquery, which walks the index backwards
+  // and which both databases feed to the aggregate in that order (the integration test checks
+  // the order on hundreds of rows, so a database that stopped doing so would fail it). An
+  // aggregate's own ORDER BY sorts its input again instead (SQLite in a temporary B-tree,
+  // PostgreSQL before 16 always, comparing the timestamps by collation): that sort cost as much
+  // as everything else a long search did.
+  // Every stored part is NULL when a timestamp is not canonical, and so is the record then.
+  const postgres = dbClient(db) === 'postgres';
+  if (postgres && options.withOwner) base.join('users', 'users.id', 'files.user_id');
+  const layouts = postgres ? PG_STORED : STORED;
+  const record = (options.withOwner ? layouts.search : layouts.list).answerSql;
+  const ordered = base.select(db.raw(`${record} as rec`)).orderByRaw(options.orderBy);
+  const joined = postgres ? 'string_agg' : 'group_concat';
+  const row = await db
+    .from(ordered.as('r'))
+    .first<Answer>(
+      db.raw(`coalesce('[' || ${joined}(rec, ',') || ']', '[]') as body`),
+      db.raw('count(*) - count(rec) as odd'),
     );
-  } else {
-    // SQLite sorts an aggregate's own ORDER BY in a temporary B-tree, which doubled the cost of
-    // a long search; an ordered subquery walks the index backwards instead, and SQLite feeds
-    // its rows to the aggregate in that order (the integration test checks the order on
-    // hundreds of rows, so a SQLite that stopped doing so would fail it).
-    // Each stored part is NULL when a timestamp is not canonical, and so is the record then.
-    const record = (options.withOwner ? STORED.search : STORED.list).answerSql;
-    const ordered = base.select(db.raw(`${record} as rec`)).orderByRaw(options.orderBy);
-    row = await db
-      .from(ordered.as('r'))
-      .first<Answer>(
-        db.raw(`coalesce('[' || group_concat(rec, ',') || ']', '[]') as body`),
-        db.raw('sum(rec IS NULL) as odd'),
-      );
-  }
   if (!row || Number(row.odd ?? 0) > 0) return null;
   return row.body;
 }

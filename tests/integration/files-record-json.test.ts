@@ -3,13 +3,13 @@
  * SQLite and PostgreSQL alike, what it writes must equal fileRecord / searchRecord over the same
  * rows in the same order: awkward names, deleted media, every status, ties in the sort key, and
  * a timestamp not in the server's own form (which takes the JavaScript path). All three are
- * generated from file-record.ts; SQLite stores only the data fields, never a URL.
+ * generated from file-record.ts; both databases store only the data fields, never a URL.
  */
 import { describe, expect, it } from 'vitest';
 import type { FileRow } from '../../server/files/records.ts';
 import { fileRecord, searchRecord } from '../../server/files/file-record.ts';
 import { recordsJson } from '../../server/files/record-json.ts';
-import { STORED } from '../../server/files/file-record.ts';
+import { PG_STORED, STORED } from '../../server/files/file-record.ts';
 import { typed } from '../../server/files/access.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';
@@ -70,18 +70,18 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
     );
     expect(json).not.toBeNull();
     expect(JSON.parse(json!)).toEqual(rows.map((r) => fileRecord(r)));
-    if (kind === 'sqlite') {
-      // The stored parts hold data only; the URLs are composed from the id when answering.
-      const columns = [STORED.list, STORED.search].flatMap((l) => l.parts.map((p) => p.column));
-      const stored = await typed<Array<Record<string, string | null>>>(
-        t.server.app.db('files').where('user_id', owner.id).select(columns),
-      );
-      expect(stored).toHaveLength(names.length);
-      for (const parts of stored) {
-        for (const part of Object.values(parts)) {
-          expect(typeof part).toBe('string');
-          expect(part).not.toContain('/api/');
-        }
+    // The stored parts hold data only; the URLs are composed from the id when answering.
+    const layouts = kind === 'sqlite' ? STORED : PG_STORED;
+    const columns = [layouts.list, layouts.search].flatMap((l) => l.parts.map((p) => p.column));
+    const stored = await typed<Array<Record<string, string | null>>>(
+      t.server.app.db('files').where('user_id', owner.id).select(columns),
+    );
+    expect(stored).toHaveLength(names.length);
+    for (const parts of stored) {
+      expect(Object.keys(parts)).toHaveLength(4);
+      for (const part of Object.values(parts)) {
+        expect(typeof part).toBe('string');
+        expect(part).not.toContain('/api/');
       }
     }
     // And over HTTP, as the console receives it.
@@ -145,7 +145,7 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
   );
 
   it.skipIf(!dbAvailable(kind))(
-    'follow every change to a file and to its owner (SQLite stores the records)',
+    'follow every change to a file and to its owner (the databases store the parts)',
     async () => {
       const owner = await userWithLocations(t.server);
       const admin = await userWithLocations(t.server, { role: 'ADMIN' });

@@ -3,12 +3,15 @@
  * existing file its stored list and search records and its location name, and 0021 must replace
  * those records by parts without URLs, exactly as the triggers give new files (fileRecord /
  * searchRecord, generated from file-record.ts, stay the definition). 0021's down() must give the
- * files 0008's records back.
+ * files 0008's records back. On PostgreSQL, 0022 must give existing files their parts (generated
+ * columns), and its down() must remove them and leave the answers to json-free paths.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
+import knexFactory from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, migrateLatest } from '../../server/db.ts';
 import { migrationSource } from '../../migrations/index.ts';
@@ -16,9 +19,13 @@ import type { FileRow } from '../../server/files/records.ts';
 import { fileRecord, searchRecord } from '../../server/files/file-record.ts';
 import { typed } from '../../server/files/access.ts';
 import { recordsJson } from '../../server/files/record-json.ts';
+import { PG_JSON_QUOTE, PG_STORED } from '../../server/files/file-record.ts';
+import { PG_URL, postgresAnswers } from '../support/postgres.ts';
 
 const BEFORE_RECORDS = '20261123_0007_files_search_trigram_indexes';
 const RECORD_PARTS = '20261129_0021_files_record_parts';
+const PG_RECORD_PARTS = '20261129_0022_files_record_parts_pg';
+const PG_AVAILABLE = await postgresAnswers();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-upgrade-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -98,7 +105,9 @@ describe('upgrading a SQLite database with files', () => {
       const names = await db('file_locations').orderBy('location').pluck('location');
       expect(names).toEqual(['Apiary North', 'Warehouse 4']);
 
-      // 0021 down: 0008's whole records again, for old and new files alike.
+      // 0021 down (after 0022's, a no-op on SQLite): 0008's whole records again, for old and
+      // new files alike.
+      await db.migrate.down({ migrationSource });
       await db.migrate.down({ migrationSource });
       expect(await db.schema.hasColumn('files', 'list_record_0')).toBe(false);
       const old = await typed<Array<Row & { list_record: string; search_record: string }>>(
@@ -120,7 +129,7 @@ describe('upgrading a SQLite database with files', () => {
       await db('files').insert(file('late.mp4', 'Orchard', '2025-05-04T08:00:00.000Z'));
       expect(await db('file_locations').where({ location: 'Orchard' }).first()).toBeTruthy();
       // And up again, over a database 0008's triggers kept.
-      expect(await migrateLatest(db)).toEqual([RECORD_PARTS]);
+      expect(await migrateLatest(db)).toEqual([RECORD_PARTS, PG_RECORD_PARTS]);
       const again = await typed<Row[]>(
         db('files')
           .join('users', 'users.id', 'files.user_id')
@@ -135,4 +144,116 @@ describe('upgrading a SQLite database with files', () => {
       await db.destroy();
     }
   });
+});
+
+describe('upgrading a PostgreSQL database with files', () => {
+  it.skipIf(!PG_AVAILABLE)(
+    'gives existing files their record parts, and takes them back',
+    async () => {
+      const schema = `hs_upgrade_${crypto.randomBytes(6).toString('hex')}`;
+      const db = createDb({ databaseUrl: PG_URL, searchPath: schema, poolMax: 2 });
+      try {
+        const all = await migrationSource.getMigrations([]);
+        const upTo = all.findIndex(([name]) => name === PG_RECORD_PARTS) - 1;
+        expect(upTo).toBeGreaterThan(0);
+        for (let i = 0; i <= upTo; i += 1) await db.migrate.up({ migrationSource });
+
+        const [user] = await db('users')
+          .insert({
+            email: 'keeper "q"@example.com',
+            name: 'Keeper',
+            password_hash: 'x',
+            role: 'USER',
+            created_at: '2025-04-01T00:00:00.000Z',
+          })
+          .returning<Array<{ id: number }>>('id');
+        const file = (name: string, location: string, statusTime: string) => ({
+          user_id: user!.id,
+          original_name: name,
+          stored_name: `${name}-stored`,
+          kind: 'video',
+          format: 'mp4',
+          size_bytes: 1,
+          description: 'filmed before the upgrade',
+          location,
+          status: 'PROCESSED',
+          status_time: statusTime,
+          created_at: statusTime,
+          media_deleted_at: name.startsWith('evening') ? '2025-05-03T00:00:00.000Z' : null,
+        });
+        await db('files').insert([
+          file('morning.mp4', 'Apiary North', '2025-05-01T09:30:00.000Z'),
+          file('evening "late"\t\\ 蜂.mp4', 'Warehouse\n4', '2025-05-02T19:30:00.000Z'),
+          // Not the server's own timestamp form: no parts, so answers take the JavaScript path.
+          file('imported.mp4', 'Apiary North', '2025-05-03T08:00:00Z'),
+        ]);
+        const canonical = () => db('files').whereNot('files.original_name', 'imported.mp4');
+        const answer = async (withOwner: boolean, query = canonical()) =>
+          recordsJson(db, query, { withOwner, orderBy: 'files.id' });
+
+        expect(await migrateLatest(db)).toEqual([PG_RECORD_PARTS]);
+        type Row = FileRow & { owner_email: string };
+        const rows = await typed<Row[]>(
+          db('files')
+            .join('users', 'users.id', 'files.user_id')
+            .orderBy('files.id')
+            .select('files.*', 'users.email as owner_email'),
+        );
+        const kept = rows.filter((r) => r.original_name !== 'imported.mp4');
+        expect(kept).toHaveLength(2);
+        // The parts were computed for the rows already there, and hold no URL.
+        const columns = [PG_STORED.list, PG_STORED.search].flatMap((l) =>
+          l.parts.map((p) => p.column),
+        );
+        const parts = await typed<Array<Record<string, string | null>>>(
+          canonical().orderBy('id').select(columns),
+        );
+        for (const row of parts) {
+          for (const part of Object.values(row)) {
+            expect(typeof part).toBe('string');
+            expect(part).not.toContain('/api/');
+          }
+        }
+        expect(JSON.parse((await answer(false))!)).toEqual(kept.map((r) => fileRecord(r)));
+        expect(JSON.parse((await answer(true))!)).toEqual(kept.map((r) => searchRecord(r)));
+        const imported = db('files').where('files.original_name', 'imported.mp4');
+        expect(await answer(false, imported.clone())).toBeNull();
+        expect(await answer(true, imported.clone())).toBeNull();
+        // Generated columns follow a change to what they show, with no trigger.
+        await db('files').where('id', kept[0]!.id).update({ location: 'Orchard "East"' });
+        const moved = { ...kept[0]!, location: 'Orchard "East"' };
+        expect(JSON.parse((await answer(true))!)).toEqual(
+          [moved, kept[1]!].map((r) => searchRecord(r)),
+        );
+
+        // 0022 down: no parts, no quoting function, 0012's covering index back.
+        await db.migrate.down({ migrationSource });
+        for (const column of columns)
+          expect(await db.schema.hasColumn('files', column)).toBe(false);
+        const functions = await db.raw<{ rows: unknown[] }>(
+          `SELECT 1 FROM pg_proc JOIN pg_namespace ON pg_namespace.oid = pg_proc.pronamespace
+          WHERE proname = ? AND nspname = ?`,
+          [PG_JSON_QUOTE, schema],
+        );
+        expect(functions.rows).toHaveLength(0);
+        const indexes = await db('pg_indexes')
+          .where({ schemaname: schema, tablename: 'files' })
+          .pluck<string[]>('indexname');
+        expect(indexes).toContain('files_search_covering_pg_index');
+        // And up again over the same rows.
+        expect(await migrateLatest(db)).toEqual([PG_RECORD_PARTS]);
+        expect(JSON.parse((await answer(true))!)).toEqual(
+          [moved, kept[1]!].map((r) => searchRecord(r)),
+        );
+      } finally {
+        await db.destroy();
+        const admin = knexFactory({ client: 'pg', connection: PG_URL, pool: { min: 0, max: 1 } });
+        try {
+          await admin.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        } finally {
+          await admin.destroy();
+        }
+      }
+    },
+  );
 });
