@@ -1,8 +1,9 @@
 /**
  * Decodes a probed file into RGB24 frames at the detector's input size. ffmpeg samples the video
  * (`fps=` filter), scales, and streams raw frames over its stdout pipe; the generator pulls one
- * frame at a time, so a slow consumer pauses the pipe (and ffmpeg with it) and memory stays at
- * about one frame whatever the length. No frame ever touches the disk.
+ * frame at a time. A video's frames queue a few ahead in ffmpeg (`readAheadOutput`), so it
+ * decodes while the consumer works; a slower consumer then pauses ffmpeg, and memory stays
+ * bounded whatever the length. No frame ever touches the disk.
  */
 import { spawn } from 'node:child_process';
 import { CorruptMediaError, MediaLimitError, UnsafeMediaError } from '../errors.ts';
@@ -50,11 +51,12 @@ export async function* readFrames(
   if (seek && !(Number.isFinite(startS) && (startS ?? -1) >= 0)) {
     throw new RangeError(`startS must be a time in the video, got ${startS}`);
   }
+  /** A video read through: many frames, each one's inference a chance for ffmpeg to decode on. */
+  const sampled = info.kind === 'video' && !seek;
   // No fps filter after a seek: it would hold back the frame at the seek point for a later one.
-  const filters =
-    info.kind === 'video' && !seek
-      ? `fps=${sampleFps},scale=${width}:${height}:flags=bilinear`
-      : `scale=${width}:${height}:flags=bilinear`;
+  const filters = sampled
+    ? `fps=${sampleFps},scale=${width}:${height}:flags=bilinear`
+    : `scale=${width}:${height}:flags=bilinear`;
   const args = [
     '-nostdin',
     // Before the input: ffmpeg seeks to the keyframe before and decodes on to the exact time.
@@ -64,7 +66,7 @@ export async function* readFrames(
     '-vf', filters,
     '-frames:v', String(seek ? 1 : maxOut),
     '-pix_fmt', 'rgb24',
-    '-f', 'rawvideo',
+    ...(sampled ? readAheadOutput(frameBytes) : ['-f', 'rawvideo']),
     'pipe:1',
   ]; // prettier-ignore
 
@@ -165,6 +167,34 @@ export async function* readFrames(
     kill();
     child.stdout.destroy();
   }
+}
+
+/** Bytes of decoded frames ffmpeg may hold ready for the consumer (`readAheadOutput`). */
+const READ_AHEAD_BYTES = 24 * 2 ** 20;
+/** At most this many frames ahead, however small: a few cover any one inference. */
+const READ_AHEAD_MAX_FRAMES = 8;
+
+/**
+ * ffmpeg's output options for a video's frames, written through its `fifo` muxer: the frames
+ * queue (up to READ_AHEAD_BYTES, at least two frames) in ffmpeg's writer thread, and its main
+ * loop decodes on. The consumer's inference runs synchronously on Node's main thread, so the
+ * pipe is not read meanwhile; through the pipe alone ffmpeg would stop after its 64 KiB and wait
+ * out every inference. The bytes are the same as `-f rawvideo`'s.
+ */
+function readAheadOutput(frameBytes: number): string[] {
+  const frames = Math.max(
+    2,
+    Math.min(READ_AHEAD_MAX_FRAMES, Math.floor(READ_AHEAD_BYTES / frameBytes)),
+  );
+  return [
+    '-c:v', 'rawvideo',
+    '-f', 'fifo',
+    '-fifo_format', 'rawvideo',
+    '-queue_size', String(frames),
+    // Full queue: wait for the consumer, never drop a frame.
+    '-drop_pkts_on_overflow', '0',
+    '-attempt_recovery', '0',
+  ]; // prettier-ignore
 }
 
 /** Most sampled frames a video may yield: its limits, plus slack for rounding at the ends. */
