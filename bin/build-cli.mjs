@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-// Builds the CLI to one JavaScript file, dist/cli/hivesight.mjs, so that `hivesight --help`
-// starts without compiling TypeScript. Run by `npm install` / `npm ci` (the prepare script).
+// Builds the CLI to JavaScript in dist/cli/, so that `hivesight --help` starts without compiling
+// TypeScript. Run by `npm install` / `npm ci` (the prepare script).
 //
 // What is bundled: bin/cli and what it imports statically (commander's commands, the Ink views,
-// the engine's vocabulary). What is not: packages (loaded from node_modules) and every source
-// module the CLI imports dynamically (the engine with onnxruntime, the server, the database):
-// those stay TypeScript, loaded through tsx, which the bundle registers the first time one of
-// them is imported. So a command that needs them loads them as before, and --help never does.
+// the engine's vocabulary) into dist/cli/hivesight.mjs, and the engine (engine/index.ts, which
+// the CLI imports dynamically) into a chunk of its own beside it, loaded only by the commands
+// that analyse: compiling the engine's sources through tsx cost every `analyze` more CPU time
+// than loading the model. What is not: packages (loaded from node_modules) and every other
+// source module the CLI imports dynamically (the server, the database): those stay TypeScript,
+// loaded through tsx, which the bundle registers the first time one of them is imported. So a
+// command that needs them loads them as before, and --help loads neither them nor the engine.
 //
 // dist/cli/inputs.json names the bundled sources and when the build read them; bin/hivesight.mjs
 // runs the bundle only while none of them has changed since, and the sources otherwise.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,6 +32,9 @@ try {
   process.exit(0);
 }
 
+/** Sources imported dynamically that are bundled all the same, each into a chunk of its own. */
+const bundledLazily = new Set([path.join(root, 'engine', 'index.ts')]);
+
 /** Dynamic imports of our own sources stay outside the bundle, addressed from dist/cli/. */
 const lazySources = {
   name: 'lazy-sources',
@@ -36,9 +42,33 @@ const lazySources = {
     build.onResolve({ filter: /^\.\.?\//, namespace: 'file' }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
       const target = path.resolve(args.resolveDir, args.path);
+      if (bundledLazily.has(target)) return undefined;
       let relative = path.relative(outDir, target).split(path.sep).join('/');
       if (!relative.startsWith('.')) relative = `./${relative}`;
       return { path: relative, external: true };
+    });
+  },
+};
+
+/**
+ * `import.meta.url` in a bundled source stays that source's own URL (the engine finds its models
+ * from it), not the URL of the dist/cli/ file it was bundled into.
+ */
+const sourceUrls = {
+  name: 'source-urls',
+  setup(build) {
+    build.onLoad({ filter: /\.tsx?$/, namespace: 'file' }, async (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const contents = await readFile(args.path, 'utf8');
+      if (!contents.includes('import.meta.url')) return undefined;
+      const fromOut = path.relative(outDir, args.path).split(path.sep).join('/');
+      return {
+        contents: contents.replaceAll(
+          'import.meta.url',
+          `new URL(${JSON.stringify(fromOut)}, import.meta.url).href`,
+        ),
+        loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+      };
     });
   },
 };
@@ -59,8 +89,12 @@ async function __hsImportSource(specifier) {
 const startedAt = Date.now();
 const result = await esbuild.build({
   absWorkingDir: root,
-  entryPoints: ['bin/cli/main.ts'],
-  outfile: outFile,
+  entryPoints: { hivesight: 'bin/cli/main.ts' },
+  outdir: outDir,
+  entryNames: '[name]',
+  chunkNames: '[name]-[hash]',
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -72,26 +106,41 @@ const result = await esbuild.build({
   write: false,
   logLevel: 'warning',
   banner: { js: banner },
-  plugins: [lazySources],
+  plugins: [lazySources, sourceUrls],
 });
 
-const [output] = result.outputFiles;
 // Every dynamic import of a .ts/.tsx source goes through the tsx registration above.
-const code = output.text.replace(
-  /\bimport\(("\.{1,2}\/[^"]+\.tsx?")\)/g,
-  (_, specifier) => `__hsImportSource(${specifier})`,
-);
-if (/\bimport\("\.{1,2}\/[^"]+\.tsx?"\)/.test(code)) throw new Error('unrewritten source import');
+const outputs = result.outputFiles.map((output) => {
+  const code = output.text.replace(
+    /\bimport\(("\.{1,2}\/[^"]+\.tsx?")\)/g,
+    (_, specifier) => `__hsImportSource(${specifier})`,
+  );
+  if (/\bimport\("\.{1,2}\/[^"]+\.tsx?"\)/.test(code)) throw new Error('unrewritten source import');
+  return { file: output.path, code };
+});
+if (!outputs.some(({ file }) => file === outFile)) throw new Error(`no ${outFile} built`);
 
 const inputs = Object.keys(result.metafile.inputs)
   .filter((file) => !file.startsWith('node_modules/'))
   .sort();
 await mkdir(outDir, { recursive: true });
-await writeFile(`${outFile}.tmp`, code);
-await rename(`${outFile}.tmp`, outFile);
+// The chunks first and the entry last, each renamed into place, then the chunks of older builds
+// (content-hashed names) removed.
+for (const { file, code } of outputs.sort((a) => (a.file === outFile ? 1 : -1))) {
+  await writeFile(`${file}.tmp`, code);
+  await rename(`${file}.tmp`, file);
+}
+const current = new Set(outputs.map(({ file }) => path.basename(file)));
+for (const name of await readdir(outDir)) {
+  if (name.endsWith('.mjs') && !current.has(name)) await rm(path.join(outDir, name));
+}
 await writeFile(
   path.join(outDir, 'inputs.json'),
   `${JSON.stringify({ builtAt: startedAt, inputs }, null, 1)}\n`,
 );
-const kb = Math.round((await readFile(outFile)).length / 1024);
-console.log(`build-cli: dist/cli/hivesight.mjs (${kb} KiB from ${inputs.length} sources)`);
+const kb = (file) => Math.round(outputs.find((o) => o.file === file).code.length / 1024);
+const chunks = outputs.filter(({ file }) => file !== outFile);
+console.log(
+  `build-cli: dist/cli/hivesight.mjs (${kb(outFile)} KiB) and ${chunks.length} lazily loaded ` +
+    `chunk(s) (${chunks.reduce((sum, { file }) => sum + kb(file), 0)} KiB) from ${inputs.length} sources`,
+);
