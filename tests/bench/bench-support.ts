@@ -132,4 +132,20 @@ export function procCpuMs(pid: number): number | null {
   }
 }
 
+/**
+ * CPU time (user + system) of this process's children that have exited and been waited for,
+ * their own children included, in ms, from /proc (Linux); null when unreadable.
+ */
+export function childrenCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    // cutime and cstime are fields 16 and 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? ticks * 10 : null; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
 export const mib = (bytes: number): number => round(bytes / 2 ** 20, 1);
