@@ -23,15 +23,20 @@ export async function up(knex: Knex): Promise<void> {
   if (!isPostgres(knex)) return;
   await knex.raw('DROP INDEX ??', [REPLACED_SEARCH_INDEX]);
   await installPgStoredRecords(knex);
-  // The search: a status_time range, filtered on location and description, joined to the owner.
-  const search = ['user_id', 'location', 'description', ...PG_STORED.search.answerColumns];
-  await knex.raw(`CREATE INDEX ?? ON files (status_time, id) INCLUDE (${search.join(', ')})`, [
-    SEARCH_INDEX,
-  ]);
+  await createSearchIndex(knex);
   // The list: one user's files, newest first.
   const list = PG_STORED.list.answerColumns.join(', ');
   await knex.raw(`CREATE INDEX ?? ON files (user_id, created_at, id) INCLUDE (${list})`, [
     LIST_INDEX,
+  ]);
+}
+
+/** This migration's search index; also what 0023's down() restores. */
+export async function createSearchIndex(knex: Knex): Promise<void> {
+  // The search: a status_time range, filtered on location and description, joined to the owner.
+  const search = ['user_id', 'location', 'description', ...PG_STORED.search.answerColumns];
+  await knex.raw(`CREATE INDEX ?? ON files (status_time, id) INCLUDE (${search.join(', ')})`, [
+    SEARCH_INDEX,
   ]);
 }
 

@@ -22,6 +22,7 @@ import * as m0015 from './20261128_0015_locations_entrance.ts';
 import * as m0020 from './20261128_0020_corrected_frames_and_training_consent.ts';
 import * as m0021 from './20261129_0021_files_record_parts.ts';
 import * as m0022 from './20261129_0022_files_record_parts_pg.ts';
+import * as m0023 from './20261129_0023_files_search_lowercase_pg.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -47,6 +48,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261128_0020_corrected_frames_and_training_consent', m0020],
   ['20261129_0021_files_record_parts', m0021],
   ['20261129_0022_files_record_parts_pg', m0022],
+  ['20261129_0023_files_search_lowercase_pg', m0023],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -56,15 +56,20 @@ export function searchRoutes(app: AppContext): Router {
       .readDb('files')
       .where('files.status_time', '>=', `${start}T00:00:00.000Z`)
       .andWhere('files.status_time', '<', `${end}T00:00:00.000Z`);
-    // Case-insensitive contains: SQLite's LIKE already ignores ASCII case (and its lower() folds
-    // nothing else), so lower() on every scanned row only doubled the cost; PostgreSQL's ILIKE
-    // folds case as lower() did, served by trigram indexes (migration 0007). On SQLite the
-    // location is matched against the few names files have (file_locations, migration 0009),
-    // so the index that starts with the location reads only those locations' files.
+    // Case-insensitive contains. SQLite's LIKE already ignores ASCII case (and its lower() folds
+    // nothing else), so lower() on every scanned row only doubled the cost. PostgreSQL matches
+    // the files' stored lowercase copies (migration 0023) against the pattern folded by the same
+    // lower() ILIKE would apply to both: ILIKE's results without folding every file, served by
+    // trigram indexes. On SQLite the location is matched against the few names files have
+    // (file_locations, migration 0009), so the index that starts with the location reads only
+    // those locations' files.
     const postgres = dbClient(app.db) === 'postgres';
-    const like = postgres ? 'ilike' : 'like';
+    const contains = (column: string) =>
+      postgres
+        ? `files.${column}_lower like lower(?) escape '\\'`
+        : `files.${column} like ? escape '\\'`;
     if (location && postgres) {
-      query.andWhereRaw(`files.location ilike ? escape '\\'`, [likePattern(location)]);
+      query.andWhereRaw(contains('location'), [likePattern(location)]);
     } else if (location) {
       query.whereIn(
         'files.location',
@@ -75,7 +80,7 @@ export function searchRoutes(app: AppContext): Router {
       );
     }
     for (const word of keywords) {
-      query.andWhereRaw(`files.description ${like} ? escape '\\'`, [likePattern(word)]);
+      query.andWhereRaw(contains('description'), [likePattern(word)]);
     }
     const json = await recordsJson(app.readDb, query, {
       withOwner: true,

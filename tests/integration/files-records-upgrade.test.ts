@@ -4,7 +4,9 @@
  * those records by parts without URLs, exactly as the triggers give new files (fileRecord /
  * searchRecord, generated from file-record.ts, stay the definition). 0021's down() must give the
  * files 0008's records back. On PostgreSQL, 0022 must give existing files their parts (generated
- * columns), and its down() must remove them and leave the answers to json-free paths.
+ * columns), and its down() must remove them and leave the answers to json-free paths; 0023 must
+ * give them lowercase copies of their description and location, and its down() must give 0022's
+ * and 0007's indexes back.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -25,6 +27,7 @@ import { PG_URL, postgresAnswers } from '../support/postgres.ts';
 const BEFORE_RECORDS = '20261123_0007_files_search_trigram_indexes';
 const RECORD_PARTS = '20261129_0021_files_record_parts';
 const PG_RECORD_PARTS = '20261129_0022_files_record_parts_pg';
+const PG_LOWERCASE = '20261129_0023_files_search_lowercase_pg';
 const PG_AVAILABLE = await postgresAnswers();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-upgrade-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -105,10 +108,9 @@ describe('upgrading a SQLite database with files', () => {
       const names = await db('file_locations').orderBy('location').pluck('location');
       expect(names).toEqual(['Apiary North', 'Warehouse 4']);
 
-      // 0021 down (after 0022's, a no-op on SQLite): 0008's whole records again, for old and
-      // new files alike.
-      await db.migrate.down({ migrationSource });
-      await db.migrate.down({ migrationSource });
+      // 0021 down (after 0023's and 0022's, no-ops on SQLite): 0008's whole records again, for
+      // old and new files alike.
+      for (let i = 0; i < 3; i += 1) await db.migrate.down({ migrationSource });
       expect(await db.schema.hasColumn('files', 'list_record_0')).toBe(false);
       const old = await typed<Array<Row & { list_record: string; search_record: string }>>(
         db('files')
@@ -129,7 +131,7 @@ describe('upgrading a SQLite database with files', () => {
       await db('files').insert(file('late.mp4', 'Orchard', '2025-05-04T08:00:00.000Z'));
       expect(await db('file_locations').where({ location: 'Orchard' }).first()).toBeTruthy();
       // And up again, over a database 0008's triggers kept.
-      expect(await migrateLatest(db)).toEqual([RECORD_PARTS, PG_RECORD_PARTS]);
+      expect(await migrateLatest(db)).toEqual([RECORD_PARTS, PG_RECORD_PARTS, PG_LOWERCASE]);
       const again = await typed<Row[]>(
         db('files')
           .join('users', 'users.id', 'files.user_id')
@@ -191,7 +193,7 @@ describe('upgrading a PostgreSQL database with files', () => {
         const answer = async (withOwner: boolean, query = canonical()) =>
           recordsJson(db, query, { withOwner, orderBy: 'files.id' });
 
-        expect(await migrateLatest(db)).toEqual([PG_RECORD_PARTS]);
+        expect(await migrateLatest(db)).toEqual([PG_RECORD_PARTS, PG_LOWERCASE]);
         type Row = FileRow & { owner_email: string };
         const rows = await typed<Row[]>(
           db('files')
@@ -226,6 +228,31 @@ describe('upgrading a PostgreSQL database with files', () => {
           [moved, kept[1]!].map((r) => searchRecord(r)),
         );
 
+        // 0023: lowercase copies for the rows already there, kept current with no trigger.
+        const copies = await db('files')
+          .orderBy('id')
+          .select('description_lower', 'location_lower');
+        expect(copies).toEqual([
+          { description_lower: 'filmed before the upgrade', location_lower: 'orchard "east"' },
+          { description_lower: 'filmed before the upgrade', location_lower: 'warehouse\n4' },
+          { description_lower: 'filmed before the upgrade', location_lower: 'apiary north' },
+        ]);
+        const filesIndexes = () =>
+          db('pg_indexes')
+            .where({ schemaname: schema, tablename: 'files' })
+            .pluck<string[]>('indexname');
+        expect(await filesIndexes()).toContain('files_search_lowercase_pg_index');
+        // 0023 down: no copies, 0022's covering index and 0007's trigram indexes back.
+        await db.migrate.down({ migrationSource });
+        for (const column of ['description_lower', 'location_lower'])
+          expect(await db.schema.hasColumn('files', column)).toBe(false);
+        expect(await filesIndexes()).toEqual(
+          expect.arrayContaining([
+            'files_search_record_parts_pg_index',
+            'files_description_trgm_index',
+            'files_location_trgm_index',
+          ]),
+        );
         // 0022 down: no parts, no quoting function, 0012's covering index back.
         await db.migrate.down({ migrationSource });
         for (const column of columns)
@@ -241,7 +268,7 @@ describe('upgrading a PostgreSQL database with files', () => {
           .pluck<string[]>('indexname');
         expect(indexes).toContain('files_search_covering_pg_index');
         // And up again over the same rows.
-        expect(await migrateLatest(db)).toEqual([PG_RECORD_PARTS]);
+        expect(await migrateLatest(db)).toEqual([PG_RECORD_PARTS, PG_LOWERCASE]);
         expect(JSON.parse((await answer(true))!)).toEqual(
           [moved, kept[1]!].map((r) => searchRecord(r)),
         );

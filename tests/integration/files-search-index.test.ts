@@ -1,12 +1,13 @@
-// The admin search's covering index on PostgreSQL (migration 0022, which replaced 0012's): the
-// search's date range, filters, owner and stored record parts are read from the index alone, and
-// SQLite gets no such index.
+// The admin search's indexes on PostgreSQL (migration 0023, which replaced 0022's and moved 0007's
+// trigram indexes onto the lowercase copies): the search's date range, filters, owner and stored
+// record parts are read from the covering index alone, a keyword's pattern is served by a
+// trigram index, and SQLite gets no such indexes.
 import { describe, expect, it } from 'vitest';
 import { PG_STORED } from '../../server/files/file-record.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';
 
-const INDEX = 'files_search_record_parts_pg_index';
+const INDEX = 'files_search_lowercase_pg_index';
 
 describe.each(DB_KINDS)('search index on %s', (kind) => {
   describe.skipIf(!dbAvailable(kind))('', () => {
@@ -35,13 +36,49 @@ describe.each(DB_KINDS)('search index on %s', (kind) => {
         const result = await trx.raw<{ rows: Array<{ 'QUERY PLAN': string }> }>(
           `EXPLAIN SELECT id, user_id, ${PG_STORED.search.answerColumns.join(', ')}
            FROM files
-           WHERE status_time >= ? AND status_time < ? AND description ILIKE ? AND location ILIKE ?
+           WHERE status_time >= ? AND status_time < ? AND description_lower LIKE lower(?) AND location_lower LIKE lower(?)
            ORDER BY status_time DESC, id DESC`,
-          ['2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z', '%pollen%', '%north%'],
+          ['2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z', '%POLLEN%', '%north%'],
         );
         return result.rows.map((r) => r['QUERY PLAN']).join('\n');
       });
       expect(plan).toContain(`Index Only Scan Backward using ${INDEX}`);
     });
+
+    it.skipIf(kind === 'sqlite')(
+      'a keyword is served by the trigram index on the lowercase copy',
+      async () => {
+        const db = t.server.app.db;
+        const trigrams = await db('pg_extension').where({ extname: 'pg_trgm' });
+        const indexes = await db('pg_indexes')
+          .where({ schemaname: db.raw('current_schema()'), tablename: 'files' })
+          .andWhere('indexname', 'like', '%trgm%')
+          .pluck<string[]>('indexname');
+        if (trigrams.length === 0) {
+          expect(indexes).toEqual([]);
+          return;
+        }
+        expect(indexes.sort()).toEqual([
+          'files_description_lower_trgm_index',
+          'files_location_lower_trgm_index',
+        ]);
+        const { id } = await userWithLocations(t.server);
+        for (let i = 0; i < 50; i += 1)
+          await insertFile(t.server, id, { description: `Pollen at hive ${i}` });
+        await db.raw('VACUUM ANALYZE files');
+        const plan = await db.transaction(async (trx) => {
+          await trx.raw('SET LOCAL enable_seqscan = off');
+          await trx.raw('SET LOCAL enable_indexscan = off');
+          await trx.raw('SET LOCAL enable_indexonlyscan = off');
+          // A bound pattern, as the search sends it: lower() is folded before planning.
+          const result = await trx.raw<{ rows: Array<{ 'QUERY PLAN': string }> }>(
+            "EXPLAIN SELECT id FROM files WHERE description_lower LIKE lower(?) ESCAPE '\\'",
+            ['%POLLEN%'],
+          );
+          return result.rows.map((r) => r['QUERY PLAN']).join('\n');
+        });
+        expect(plan).toContain('Bitmap Index Scan on files_description_lower_trgm_index');
+      },
+    );
   });
 });

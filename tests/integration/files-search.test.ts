@@ -86,6 +86,47 @@ describe.each(DB_KINDS)('file search on %s', (kind) => {
     },
   );
 
+  it.skipIf(!dbAvailable(kind))(
+    'matches keywords and location whatever their case, with %, _ and \\ taken literally',
+    async () => {
+      const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+      const owner = await userWithLocations(t.server);
+      const at = (name: string, description: string, location = 'Apiary North') =>
+        insertFile(t.server, owner.id, {
+          original_name: name,
+          description,
+          location,
+          status_time: '2025-03-02T12:00:00.000Z',
+        });
+      // Each literal file has a decoy that a wildcard (or a dropped backslash) would also match.
+      await at('literal.png', 'Queen_Cell 100% capped; gate\\door shut', 'Barn Row_3');
+      await at('decoy.png', 'queenXcell 1000 capped; gatedoor shut', 'Barn RowX3');
+      await at('accented.png', 'ölprobe taken', 'Église Garden');
+      await at('capital-accent.png', 'Ölprobe taken', 'Hill');
+
+      const names = async (body: Record<string, string>) => {
+        const res = await admin.client.post('/api/search-results-files', search(body));
+        expect(res.status).toBe(200);
+        return res.json<string[][]>().map((r) => r[0]);
+      };
+      expect(await names({ file_description: 'QUEEN_CELL' })).toEqual(['literal.png']);
+      expect(await names({ file_description: '100%' })).toEqual(['literal.png']);
+      expect(await names({ file_description: '0%' })).toEqual(['literal.png']);
+      expect(await names({ file_description: 'Gate\\Door' })).toEqual(['literal.png']);
+      expect(await names({ file_description: 'CAPPED' })).toEqual(['decoy.png', 'literal.png']);
+      expect(await names({ location: 'ROW_3' })).toEqual(['literal.png']);
+      expect(await names({ location: 'barn row' })).toEqual(['decoy.png', 'literal.png']);
+      // A keyword's own non-ASCII capitals are folded on both databases; the stored text's are
+      // folded by PostgreSQL only (SQLite's LIKE ignores ASCII case alone).
+      expect(await names({ location: 'ÉGLISE' })).toEqual(
+        kind === 'postgres' ? ['accented.png'] : [],
+      );
+      expect(await names({ file_description: 'ÖLPROBE' })).toEqual(
+        kind === 'postgres' ? ['capital-accent.png', 'accented.png'] : ['accented.png'],
+      );
+    },
+  );
+
   it.skipIf(!dbAvailable(kind))('validates dates and is for administrators only', async () => {
     const admin = await userWithLocations(t.server, { role: 'ADMIN' });
     const user = await userWithLocations(t.server);

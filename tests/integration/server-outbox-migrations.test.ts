@@ -40,13 +40,13 @@ describe.each(DB_KINDS)('outbox and migrations on %s', (kind) => {
       expect(await db.schema.hasColumn('files', 'frames_json')).toBe(true);
       expect(await db.schema.hasColumn('jobs', 'lease_until')).toBe(true);
       if (kind === 'postgres') {
-        // 0007: the search's trigram indexes, in this run's own schema.
+        // 0007's trigram indexes, moved onto the lowercase copies (0023), in this run's schema.
         const { rows } = await db.raw<{ rows: Array<{ indexname: string }> }>(
           "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE '%trgm%' ORDER BY 1",
         );
         expect(rows.map((r) => r.indexname)).toEqual([
-          'files_description_trgm_index',
-          'files_location_trgm_index',
+          'files_description_lower_trgm_index',
+          'files_location_lower_trgm_index',
         ]);
       }
       expect(await migrateLatest(db)).toEqual([]);
