@@ -504,13 +504,16 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
       expect(up.status, up.text).toBe(201);
       const fileId = up.json<{ file: { id: number } }>().file.id;
 
-      const deadline = Date.now() + 170_000;
       let detail: Record<string, unknown> = {};
-      while (Date.now() < deadline) {
-        detail = (await client.get(`/api/files/${fileId}`)).json();
-        if (detail.status === 'PROCESSED' || detail.status === 'FAILED') break;
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      await expect
+        .poll(
+          async () => {
+            detail = (await client.get(`/api/files/${fileId}`)).json();
+            return detail.status === 'PROCESSED' || detail.status === 'FAILED';
+          },
+          { timeout: 170_000, interval: 100 },
+        )
+        .toBe(true);
       expect(detail.status, String(detail.status_reason)).toBe('PROCESSED');
       expect(detail.recorded_at).toBe('2026-06-01T06:30:00.000+00:00');
       expect(detail.traffic).toMatchObject({

@@ -180,10 +180,15 @@ describe.skipIf(!ENGINE.ok || !dbAvailable('sqlite'))('a hornet clip through the
       /\/api\/files\/(\d+)\//.exec(res.json<{ file: { record: string[] } }>().file.record[3]!)?.[1],
     );
     let row: FileRow | undefined;
-    for (let i = 0; i < 600 && row?.status !== 'PROCESSED' && row?.status !== 'FAILED'; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      row = await typed<FileRow>(server.app.db('files').where('id', id).first());
-    }
+    await expect
+      .poll(
+        async () => {
+          row = await typed<FileRow>(server.app.db('files').where('id', id).first());
+          return row.status === 'PROCESSED' || row.status === 'FAILED';
+        },
+        { timeout: 110_000, interval: 50 },
+      )
+      .toBe(true);
     expect(row?.status).toBe('PROCESSED');
     const summary = JSON.parse(row!.summary_json!) as StoredSummary;
     expect(summary.hornetTracks?.length).toBeGreaterThan(0);
@@ -194,8 +199,9 @@ describe.skipIf(!ENGINE.ok || !dbAvailable('sqlite'))('a hornet clip through the
     expect(stored('honeybee-previews').equals(stored('previews'))).toBe(false);
 
     const sighting = hornetSighting(summary.hornetTracks ?? []);
-    for (let i = 0; i < 50 && sighting && mailer.sent.length === 0; i++)
-      await new Promise((r) => setTimeout(r, 100));
+    // The alert is sent after the results are written: wait for it when one is due.
+    if (sighting)
+      await expect.poll(() => mailer.sent.length, { timeout: 5_000 }).toBeGreaterThan(0);
     expect(mailer.sent.length).toBe(sighting ? 1 : 0);
     if (sighting) expect(mailer.sent[0]?.text).toContain(`/api/files/${id}/hornet.jpg`);
   });
