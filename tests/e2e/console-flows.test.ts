@@ -11,6 +11,7 @@ import type { TestServer } from '../integration/server-helpers.ts';
 import { engineAvailable, frames, insertFile } from '../integration/files-helpers.ts';
 import {
   ADMIN,
+  analysedOnServer,
   CHROMIUM_AVAILABLE,
   latestOutboxMail,
   launchBrowser,
@@ -243,12 +244,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
     await p.goto('/file-upload-list');
     const row = p.getByRole('row').filter({ hasText: 'entrance-clip.mp4' });
     await row.getByText(/Queued|Processing|Uploaded|Processed/).waitFor();
-    const deadline = Date.now() + 120_000;
-    while (!(await row.getByText('Processed').isVisible())) {
-      if (Date.now() > deadline) throw new Error('video not processed within 2 minutes');
-      await p.getByRole('button', { name: 'Refresh' }).click();
-      await p.waitForTimeout(2000);
-    }
+    await analysedOnServer(server, 'entrance-clip.mp4', 120_000);
+    await p.getByRole('button', { name: 'Refresh' }).click();
+    await row.getByText('Processed').waitFor();
     await row.getByRole('link', { name: 'entrance-clip.mp4' }).click();
     await p.getByRole('img', { name: /Insects on screen per analysed frame/ }).waitFor();
     await screenshot(p, 'file-detail-video');
@@ -436,7 +434,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
     p.on('requestfailed', (r) => inFlight.delete(r));
     await signInThroughUi(p, user.email, user.password);
     // A session refresh answered after the clear would put the cookie back: let them land first.
-    await expect.poll(() => inFlight.size, { timeout: 10_000, interval: 250 }).toBe(0);
+    await expect.poll(() => inFlight.size, { timeout: 10_000, interval: 50 }).toBe(0);
     await p.context().clearCookies();
     await p.goto('/file-upload-list');
     await p.getByRole('button', { name: 'Sign In' }).waitFor();

@@ -19,10 +19,13 @@ import { createUserDirect } from '../integration/server-helpers.ts';
 import type { TestServer } from '../integration/server-helpers.ts';
 import {
   ADMIN,
+  analysedOnServer,
   CHROMIUM_AVAILABLE,
   launchBrowser,
   newPage,
+  pendingRequests,
   setTheme,
+  settled,
   signInThroughUi,
   startConsoleServer,
 } from './console-support.ts';
@@ -60,7 +63,7 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-async function uploadAndWait(p: Page, file: string, description: string) {
+async function uploadAndWait(server: TestServer, p: Page, file: string, description: string) {
   const name = path.basename(file);
   await p.goto('/upload-file');
   await p.getByLabel('File', { exact: true }).setInputFiles(file);
@@ -70,12 +73,9 @@ async function uploadAndWait(p: Page, file: string, description: string) {
   await p.getByText(`File ${name} uploaded successfully.`).waitFor({ timeout: 60_000 });
   await p.goto('/file-upload-list');
   const row = p.getByRole('row').filter({ hasText: name });
-  const deadline = Date.now() + 150_000;
-  while (!(await row.getByText('Processed').isVisible())) {
-    if (Date.now() > deadline) throw new Error(`${name} not processed within 150 s`);
-    await p.getByRole('button', { name: 'Refresh' }).click();
-    await p.waitForTimeout(1500);
-  }
+  await analysedOnServer(server, name, 150_000);
+  await p.getByRole('button', { name: 'Refresh' }).click();
+  await row.getByText('Processed').waitFor();
   return row;
 }
 
@@ -112,7 +112,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     const { page: p } = await newPage(browser, server.url);
     await signInThroughUi(p, user.email, user.password);
     const first = await entranceClip('first-visit.mp4', '2026-06-01T06:30:00Z');
-    await uploadAndWait(p, first, 'Before the entrance was set');
+    await uploadAndWait(server, p, first, 'Before the entrance was set');
 
     // The entrance editor, from the locations screen, over a frame of the first video.
     await p.goto('/locations');
@@ -138,7 +138,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
 
     // A later video of the location is counted against it.
     const second = await entranceClip('second-visit.mp4', '2026-06-08T07:00:00Z');
-    const row = await uploadAndWait(p, second, 'After the entrance was set');
+    const row = await uploadAndWait(server, p, second, 'After the entrance was set');
     await row.getByRole('link', { name: 'second-visit.mp4' }).click();
     await p.getByRole('heading', { name: 'Entrance traffic' }).waitFor({ timeout: 30_000 });
     const fact = async (label: string) =>
@@ -203,12 +203,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     await p.getByText(/analysed before Apiary North had its entrance/).waitFor();
     await p.getByRole('button', { name: 'Count bees in and out' }).click();
     await p.getByText('This file is still being analysed.', { exact: false }).waitFor();
-    const recounted = Date.now() + 150_000;
-    while (!(await p.getByRole('heading', { name: 'Entrance traffic' }).isVisible())) {
-      if (Date.now() > recounted) throw new Error('first-visit.mp4 not counted again in 150 s');
-      await p.waitForTimeout(1500);
-      await p.reload();
-    }
+    await analysedOnServer(server, 'first-visit.mp4', 150_000);
+    await p.reload();
+    await p.getByRole('heading', { name: 'Entrance traffic' }).waitFor();
     expect(await fact('Bees in')).toBe('2');
     expect(await fact('Bees out')).toBe('1');
     expect(await p.getByRole('button', { name: /Count again/ }).count()).toBe(0);
@@ -216,13 +213,14 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
 
     // Phone width: the editor and the history.
     const phone = (await newPage(browser, server.url, PHONE)).page;
+    const phonePending = pendingRequests(phone);
     await signInThroughUi(phone, user.email, user.password);
     await phone.goto('/locations');
     await phone.getByRole('link', { name: 'History of Apiary North' }).waitFor();
     await phone.getByRole('link', { name: 'Entrance of Apiary North' }).click();
     await phone.getByText('Line from (5%, 50%) to (95%, 50%)').waitFor();
     await phone.getByRole('img', { name: /with the entrance drawn over it/ }).waitFor();
-    await phone.waitForTimeout(300);
+    await settled(phone, phonePending);
     await shot(phone, 'entrance-editor-390');
     // The arrow keys move a focused end; the proposal (an area where tracks end) replaces the
     // draft until undone.

@@ -147,7 +147,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('issue 44 console fixes in Chromium', () =>
       await p.getByRole('button', { name: 'Upload File' }).click();
       const toast = p.getByText('Please provide a file, description, and location');
       await toast.waitFor();
-      await p.waitForTimeout(400); // the toast's entry animation
+      // Measured where it comes to rest: its entry transition over (react-transition-group's
+      // class for a finished entry).
+      await p.locator('.bp6-toast-enter-done', { has: toast }).waitFor();
       const toastBox = await box(toast);
       for (const control of [
         p.getByRole('button', { name: 'Logout' }),
@@ -176,6 +178,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('issue 44 console fixes in Chromium', () =>
     await p.getByLabel('Password').fill('wrong-password');
     await p.getByRole('button', { name: 'Sign In' }).click();
     await p.getByRole('alert').getByText('Invalid username or password').waitFor();
+    // That nothing says it a second time (a toast did once) can only be watched for a while:
+    // half a second, many frames past the failure's own render, where a second message would be.
     await p.waitForTimeout(500);
     await expect(p.getByText('Invalid username or password').count()).resolves.toBe(1);
     await p.getByRole('button', { name: 'Sign In' }).click();
@@ -282,8 +286,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('issue 44 console fixes in Chromium', () =>
     });
     const button = p.getByRole('button', { name: 'Upload File' });
     await button.click();
-    await p.waitForTimeout(300);
-    await expect(button.isDisabled()).resolves.toBe(true);
+    // Held in flight until release(): the button must turn disabled and stay so meanwhile.
+    await expect.poll(() => button.isDisabled()).toBe(true);
     release();
     await p.getByText(/uploaded successfully|Error uploading file/).waitFor({ timeout: 30_000 });
     await expect(button.isDisabled()).resolves.toBe(false);

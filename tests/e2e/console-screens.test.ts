@@ -12,8 +12,10 @@ import {
   CHROMIUM_AVAILABLE,
   launchBrowser,
   newPage,
+  pendingRequests,
   screenshot,
   setTheme,
+  settled,
   signInThroughUi,
   startConsoleServer,
 } from './console-support.ts';
@@ -108,18 +110,19 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console screens', () => {
     for (const width of [1280, 390]) {
       it(`every screen, ${theme}, ${width} px`, async () => {
         const { page, context } = await newPage(browser, server.url, { width, height: 900 });
+        const pending = pendingRequests(page);
         await page.goto('/login');
         await setTheme(page, theme);
         for (const route of OPEN) {
           await page.goto(route);
-          await page.waitForTimeout(400);
+          await settled(page, pending);
           await noSidewaysScroll(page, route);
           await screenshot(page, `open-${shotName(route, width)}`);
         }
         await signInThroughUi(page, ADMIN.email, ADMIN.password);
         for (const route of [...SIGNED_IN, `/files/${fileId}`]) {
           await page.goto(route);
-          await page.waitForTimeout(900);
+          await settled(page, pending);
           await noSidewaysScroll(page, route);
           await screenshot(page, shotName(route, width));
         }

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { startTestServer } from '../integration/server-helpers.ts';
 import type { TestServer } from '../integration/server-helpers.ts';
 
@@ -90,6 +91,68 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   });
 }
 
+/**
+ * Counts the page's requests still waiting for their response. Attach it before the first
+ * navigation. A response, not `requestfinished`: Chromium never reports the body of the 401
+ * that /login's session check gets as finished.
+ */
+export function pendingRequests(page: Page): () => number {
+  const open = new Set<unknown>();
+  page.on('request', (r) => open.add(r));
+  page.on('response', (r) => open.delete(r.request()));
+  page.on('requestfailed', (r) => open.delete(r));
+  return () => open.size;
+}
+
+/**
+ * In the page: a screen drawn (its title, or the outcome screens' non-ideal state), with nothing
+ * loading and its pictures in.
+ */
+function screenDrawn(): boolean {
+  return (
+    document.querySelector('h1, .bp6-non-ideal-state') !== null &&
+    document.querySelector('.bp6-spinner, .bp6-skeleton, [aria-busy="true"]') === null &&
+    Array.from(document.images).every((img) => img.complete)
+  );
+}
+
+/**
+ * Waits until a screen is ready to be looked at: drawn with nothing loading, no request of the
+ * page unanswered two frames after that (the frames let a render's effects start theirs), fonts
+ * loaded and every CSS transition or animation that ends (not a spinner's) at its end.
+ */
+export async function settled(page: Page, pending: () => number, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page
+      .waitForFunction(screenDrawn, undefined, { timeout: timeoutMs })
+      .catch(async (err: unknown) => {
+        const why = await page.evaluate(() => ({
+          title: document.querySelector('h1, .bp6-non-ideal-state')?.textContent,
+          busy: document
+            .querySelector('.bp6-spinner, .bp6-skeleton, [aria-busy="true"]')
+            ?.outerHTML.slice(0, 300),
+          images: Array.from(document.images)
+            .filter((i) => !i.complete)
+            .map((i) => i.src),
+        }));
+        throw new Error(`${page.url()} not drawn: ${JSON.stringify(why)} (${String(err)})`);
+      });
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
+    if (pending() === 0 && (await page.evaluate(screenDrawn))) break;
+    if (Date.now() > deadline) throw new Error(`${page.url()} did not settle`);
+  }
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const ending = document
+      .getAnimations()
+      .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
+  });
+}
+
 export async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
   await page.evaluate((t) => localStorage.setItem('hivesight-theme', t), theme);
 }
@@ -100,6 +163,27 @@ export async function signInThroughUi(page: Page, email: string, password: strin
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL('**/home');
+}
+
+/**
+ * Waits until the server's newest file of that name is analysed (PROCESSED or FAILED), looking
+ * at its row: the console's lists refresh only every minute or on Refresh, so a test waits on
+ * the server and then clicks Refresh once.
+ */
+export async function analysedOnServer(server: TestServer, name: string, timeoutMs: number) {
+  await expect
+    .poll(
+      async () => {
+        const row: unknown = await server.app
+          .db('files')
+          .where('original_name', name)
+          .orderBy('id', 'desc')
+          .first('status');
+        return (row as { status?: string } | undefined)?.status;
+      },
+      { timeout: timeoutMs, interval: 100, message: `${name} analysed` },
+    )
+    .toMatch(/^(PROCESSED|FAILED)$/);
 }
 
 let fixtureDir: string | null = null;
