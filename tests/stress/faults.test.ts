@@ -111,7 +111,7 @@ async function waitFinished(client: HttpClient, fileId: number, timeoutMs = 240_
       return d.status === 'PROCESSED' || d.status === 'FAILED' ? d : null;
     },
     timeoutMs,
-    500,
+    100,
   );
 }
 
@@ -378,13 +378,13 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
       );
 
       // --- the outage ---
+      const linesBeforeOutage = logger.lines.length;
       if (proxy) {
         await proxy.cut();
       } else {
         sqliteLock = new sqlite3.Database(path.join(place.dataDir, 'hivesight.sqlite'));
         await exec('BEGIN EXCLUSIVE');
       }
-      const outageStarted = Date.now();
       const signIn = await other.post('/api/check-valid-user/', {
         email_address: userEmail,
         password: 'stress-horse-1',
@@ -407,9 +407,18 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
       if (kind === 'postgres') expect(list.status).toBe(503);
       // SQLite in WAL mode keeps serving reads while a writer holds the lock.
       else expect(list.status).toBe(200);
-      const outageMs = Date.now() - outageStarted;
-      // Let the worker's poll loop hit the outage a few times before it ends.
-      await new Promise((r) => setTimeout(r, Math.max(0, 4000 - outageMs)));
+      // The worker's poll loop meets the outage (its first failed claim) before it ends.
+      if (ENGINE.ok)
+        await waitFor(
+          'the worker to fail a claim',
+          () =>
+            Promise.resolve(
+              logger.lines
+                .slice(linesBeforeOutage)
+                .some((l) => l.level === 'error' && /claiming a job failed/.test(l.msg)),
+            ),
+          60_000,
+        );
 
       // --- back ---
       if (proxy) await proxy.open();
@@ -428,7 +437,6 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
           return res.status === 200 ? res : null;
         },
         60_000,
-        500,
       );
       expect(back.text).toBe('USER');
       expect((await client.post('/api/get-uploaded-files-list/')).status).toBe(200);
@@ -486,7 +494,6 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
                   .some((l) => l.level === 'error' && /recording a job failed/.test(l.msg)),
               ),
             60_000,
-            250,
           ).catch((err: unknown) => {
             const said = logger.lines.slice(seen).map((l) => `${l.level}: ${l.msg}`);
             throw new Error(`${String(err)}; the server said:\n${said.join('\n')}`);

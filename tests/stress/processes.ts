@@ -203,12 +203,12 @@ export async function startCli(
   return proc;
 }
 
-/** Polls `fn` every `everyMs` until it returns something truthy. */
+/** Polls `fn` every `everyMs` until it returns something truthy: short, so a wait ends with its condition. */
 export async function waitFor<T>(
   what: string,
   fn: () => Promise<T | undefined | null | false>,
   timeoutMs = 120_000,
-  everyMs = 200,
+  everyMs = 50,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
