@@ -143,18 +143,18 @@ describe.skipIf(!hasModel)('watch with an entrance', () => {
     );
     let stderr = '';
     watcher.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const until = Date.now() + 60_000;
-    while (!/ready/.test(stderr)) {
-      if (Date.now() > until) throw new Error(`watch did not start: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await expect
+      .poll(() => stderr, { timeout: 60_000, interval: 20, message: 'watch started' })
+      .toMatch(/ready/);
     await copyFile(path.join(dir, 'entrance.mp4'), path.join(inbox, 'arrived.mp4'));
     const summaryFile = path.join(out, 'summary.csv');
-    const done = Date.now() + 180_000;
-    while (!existsSync(summaryFile) || !/arrived\.mp4/.test(await readFile(summaryFile, 'utf8'))) {
-      if (Date.now() > done) throw new Error(`arrived.mp4 not analysed: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
+    await expect
+      .poll(async () => (existsSync(summaryFile) ? await readFile(summaryFile, 'utf8') : ''), {
+        timeout: 180_000,
+        interval: 50,
+        message: 'arrived.mp4 analysed',
+      })
+      .toMatch(/arrived\.mp4/);
     watcher.kill('SIGINT');
     const run = await watcher;
     expect(run.exitCode, run.stderr).toBe(0);
