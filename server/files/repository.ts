@@ -13,9 +13,25 @@
  */
 import type { Knex } from 'knex';
 import { normaliseFileRow, typed } from './access.ts';
+import { PG_STORED, STORED } from './file-record.ts';
 import type { FileRow } from './records.ts';
 
 const iso = (d: Date): string => d.toISOString();
+
+/**
+ * Columns the database derives from a file's own (the stored record parts, PostgreSQL's
+ * lowercase search copies): never part of a row handed out, never written (PostgreSQL refuses
+ * a value for a generated column).
+ */
+const DERIVED_COLUMNS = new Set([
+  ...[STORED, PG_STORED].flatMap((s) => [...s.list.parts, ...s.search.parts].map((p) => p.column)),
+  'description_lower',
+  'location_lower',
+]);
+
+function withoutDerived<T extends object>(row: T): T {
+  return Object.fromEntries(Object.entries(row).filter(([k]) => !DERIVED_COLUMNS.has(k))) as T;
+}
 
 /** Columns that name a file on disk; the retention sweep looks for names no row uses. */
 export type StoredNameColumn = 'stored_name' | 'preview_name';
@@ -55,7 +71,7 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
   return {
     async find(id) {
       const row = await typed<FileRow | undefined>(db('files').where('id', id).first());
-      return row ? normaliseFileRow(row) : undefined;
+      return row ? normaliseFileRow(withoutDerived(row)) : undefined;
     },
 
     async delete(id) {
@@ -82,7 +98,9 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
     },
 
     async insert(row) {
-      const inserted = await typed<Array<{ id: number } | number>>(db('files').insert(row, ['id']));
+      const inserted = await typed<Array<{ id: number } | number>>(
+        db('files').insert(withoutDerived(row), ['id']),
+      );
       const first = inserted[0];
       return Number(typeof first === 'object' ? first.id : first);
     },
