@@ -29,6 +29,23 @@ const RECORD_PARTS = '20261129_0021_files_record_parts';
 const PG_RECORD_PARTS = '20261129_0022_files_record_parts_pg';
 const PG_LOWERCASE = '20261129_0023_files_search_lowercase_pg';
 const PG_AVAILABLE = await postgresAnswers();
+
+/** A processed video's row as a database before the record migrations holds it. */
+function legacyFile(userId: number, name: string, location: string, statusTime: string) {
+  return {
+    user_id: userId,
+    original_name: name,
+    stored_name: `${name}-stored`,
+    kind: 'video',
+    format: 'mp4',
+    size_bytes: 1,
+    description: 'filmed before the upgrade',
+    location,
+    status: 'PROCESSED',
+    status_time: statusTime,
+    created_at: statusTime,
+  };
+}
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-upgrade-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -50,19 +67,8 @@ describe('upgrading a SQLite database with files', () => {
       });
       const user = await db('users').first<{ id: number } | undefined>('id');
       const userId = user!.id;
-      const file = (name: string, location: string, statusTime: string) => ({
-        user_id: userId,
-        original_name: name,
-        stored_name: `${name}-stored`,
-        kind: 'video',
-        format: 'mp4',
-        size_bytes: 1,
-        description: 'filmed before the upgrade',
-        location,
-        status: 'PROCESSED',
-        status_time: statusTime,
-        created_at: statusTime,
-      });
+      const file = (name: string, location: string, statusTime: string) =>
+        legacyFile(userId, name, location, statusTime);
       await db('files').insert([
         file('morning.mp4', 'Apiary North', '2025-05-01T09:30:00.000Z'),
         file('evening "late".mp4', 'Warehouse 4', '2025-05-02T19:30:00.000Z'),
@@ -170,17 +176,7 @@ describe('upgrading a PostgreSQL database with files', () => {
           })
           .returning<Array<{ id: number }>>('id');
         const file = (name: string, location: string, statusTime: string) => ({
-          user_id: user!.id,
-          original_name: name,
-          stored_name: `${name}-stored`,
-          kind: 'video',
-          format: 'mp4',
-          size_bytes: 1,
-          description: 'filmed before the upgrade',
-          location,
-          status: 'PROCESSED',
-          status_time: statusTime,
-          created_at: statusTime,
+          ...legacyFile(user!.id, name, location, statusTime),
           media_deleted_at: name.startsWith('evening') ? '2025-05-03T00:00:00.000Z' : null,
         });
         await db('files').insert([
