@@ -4,6 +4,7 @@
 // trigram index, and SQLite gets no such indexes.
 import { describe, expect, it } from 'vitest';
 import { PG_STORED } from '../../server/files/file-record.ts';
+import { containsCondition, searchQuery } from '../../server/routes/search.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';
 
@@ -78,6 +79,56 @@ describe.each(DB_KINDS)('search index on %s', (kind) => {
           return result.rows.map((r) => r['QUERY PLAN']).join('\n');
         });
         expect(plan).toContain('Bitmap Index Scan on files_description_lower_trgm_index');
+      },
+    );
+
+    it.skipIf(kind === 'sqlite')(
+      'a word too short for a trigram is filtered, never looked up in a trigram index',
+      async () => {
+        const db = t.server.app.db;
+        if ((await db('pg_extension').where({ extname: 'pg_trgm' })).length === 0) return;
+        const { id } = await userWithLocations(t.server);
+        for (let i = 0; i < 60; i += 1) {
+          await insertFile(t.server, id, {
+            original_name: `f${i}.png`,
+            description: `Swarmwatch ${i % 6} at the entrance`,
+            location: i % 2 === 0 ? 'Orchard Row' : 'North Field',
+          });
+        }
+        await db.raw('VACUUM ANALYZE files');
+        // The index a condition can use: with every other access made dear, PostgreSQL looks a
+        // condition up in a trigram index wherever one can serve it.
+        const indexConditions = async (text: string) => {
+          const [condition, bindings] = containsCondition(true, 'description', text);
+          const plan = await db.transaction(async (trx) => {
+            await trx.raw('SET LOCAL enable_seqscan = off');
+            await trx.raw('SET LOCAL enable_indexscan = off');
+            await trx.raw('SET LOCAL enable_indexonlyscan = off');
+            const result = await trx.raw<{ rows: Array<{ 'QUERY PLAN': string }> }>(
+              `EXPLAIN SELECT id FROM files WHERE ${condition}`,
+              bindings,
+            );
+            return result.rows.map((r) => r['QUERY PLAN']);
+          });
+          return plan.filter((line) => line.includes('Index Cond')).join('\n');
+        };
+        expect(await indexConditions('Swarmwatch')).toContain('%swarmwatch%');
+        expect(await indexConditions('3')).toBe('');
+
+        const names = (keywords: string[], location: string) =>
+          searchQuery(db, { start: '2000-01-01', end: '2100-01-01', keywords, location })
+            .orderBy('files.id')
+            .pluck<string[]>('files.original_name');
+        // i % 6 === 3 is odd, and odd files are at North Field.
+        expect(await names(['swarmwatch', '3'], 'ORCHARD')).toEqual([]);
+        expect(await names(['SWARMWATCH', '3'], 'th')).toEqual(
+          ['f3.png', 'f9.png', 'f15.png', 'f21.png', 'f27.png', 'f33.png'].concat([
+            'f39.png',
+            'f45.png',
+            'f51.png',
+            'f57.png',
+          ]),
+        );
       },
     );
   });
