@@ -133,6 +133,30 @@ export function procCpuMs(pid: number): number | null {
 }
 
 /**
+ * CPU time of every running process called `name` (e.g. `postgres`: the server's backends and
+ * its background processes), in ms, from /proc (Linux); null when /proc is unreadable. Processes
+ * that exit between two readings take their time with them.
+ */
+export function processesCpuMs(name: string): number | null {
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return null;
+  }
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== name) continue;
+    } catch {
+      continue; // exited meanwhile
+    }
+    total += procCpuMs(Number(pid)) ?? 0;
+  }
+  return total;
+}
+
+/**
  * CPU time (user + system) of this process's children that have exited and been waited for,
  * their own children included, in ms, from /proc (Linux); null when unreadable.
  */

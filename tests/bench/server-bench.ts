@@ -47,6 +47,7 @@ import {
   parseArgs,
   printTable,
   procCpuMs,
+  processesCpuMs,
   procRss,
   quantile,
   round,
@@ -327,6 +328,11 @@ interface LoadResult {
   serverCpuMsPerRequest: number | null;
   /** This (client) process's CPU per request, ms: it shares the machine with the server. */
   clientCpuMsPerRequest: number;
+  /**
+   * PostgreSQL's CPU per request, ms, when it runs on this machine (every `postgres` process);
+   * null for SQLite, whose work is in the server's figure.
+   */
+  databaseCpuMsPerRequest: number | null;
 }
 
 /** `total` requests from `concurrency` closed-loop clients; `make(i)` gives request i's body. */
@@ -359,6 +365,7 @@ async function load(
   let bytes = 0;
   let next = 0;
   const cpu0 = procCpuMs(pid);
+  const db0 = databaseCpuMs();
   const client0 = process.cpuUsage();
   const started = performance.now();
   const worker = async (w: number): Promise<void> => {
@@ -398,6 +405,7 @@ async function load(
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
   const seconds = (performance.now() - started) / 1000;
   const cpu1 = procCpuMs(pid);
+  const db1 = databaseCpuMs();
   const client = process.cpuUsage(client0);
   const ok = total - errors;
   return {
@@ -415,7 +423,17 @@ async function load(
     avgKiB: ok > 0 ? bytes / ok / 1024 : 0,
     serverCpuMsPerRequest: cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / total : null,
     clientCpuMsPerRequest: (client.user + client.system) / 1000 / total,
+    databaseCpuMsPerRequest: db0 !== null && db1 !== null ? (db1 - db0) / total : null,
   };
+}
+
+/** PostgreSQL's CPU so far when it runs here (DATABASE_URL on this machine), else null. */
+function databaseCpuMs(): number | null {
+  if (DB_KIND !== 'postgres') return null;
+  const host = new URL(PG_BASE).hostname;
+  return ['127.0.0.1', 'localhost', '::1', '[::1]', ''].includes(host)
+    ? processesCpuMs('postgres')
+    : null;
 }
 
 /** Realistic admin searches: a month, a quarter, a week, with and without keywords/location. */
@@ -733,7 +751,7 @@ async function main(): Promise<void> {
       `${CONCURRENCY} concurrent clients${CLIENT_RPS > 0 ? ` at ${CLIENT_RPS} req/s each` : ' (closed loop)'}, ${os.cpus().length} cores, load ${(facts.loadAvg as number[]).join(' ')}`;
     printTable(
       title,
-      ['route', 'requests', 'errors', 'rps', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'rows/answer', 'KiB/answer', 'server CPU ms/req', 'client CPU ms/req', `p99 < ${TARGET_P99_MS} ms`],
+      ['route', 'requests', 'errors', 'rps', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'rows/answer', 'KiB/answer', 'server CPU ms/req', 'database CPU ms/req', 'client CPU ms/req', `p99 < ${TARGET_P99_MS} ms`],
       results.map((r) => [
         r.name,
         r.requests,
@@ -746,6 +764,7 @@ async function main(): Promise<void> {
         round(r.avgRows, 0),
         round(r.avgKiB, 1),
         r.serverCpuMsPerRequest === null ? '-' : round(r.serverCpuMsPerRequest, 2),
+        r.databaseCpuMsPerRequest === null ? '-' : round(r.databaseCpuMsPerRequest, 2),
         round(r.clientCpuMsPerRequest, 2),
         r.p99 < TARGET_P99_MS && r.errors === 0 ? 'met' : 'MISSED',
       ]),
