@@ -3,7 +3,8 @@
  * (`fps=` filter), scales, and streams raw frames over its stdout pipe; the generator pulls one
  * frame at a time. A video's frames queue a few ahead in ffmpeg (`readAheadOutput`), so it
  * decodes while the consumer works; a slower consumer then pauses ffmpeg, and memory stays
- * bounded whatever the length. No frame ever touches the disk.
+ * bounded whatever the length. An ffmpeg without the `fifo` muxer that queue needs still reads
+ * the same frames, through the pipe alone. No frame ever touches the disk.
  */
 import { spawn } from 'node:child_process';
 import { CorruptMediaError, MediaLimitError, UnsafeMediaError } from '../errors.ts';
@@ -17,6 +18,7 @@ import {
   stderrTail,
   timeoutError,
 } from './run-tool.ts';
+import { hasFifo, isFifoMissing, readAheadOutput, rememberFifoMissing } from './read-ahead.ts';
 import type { MediaTools } from './tools.ts';
 
 export interface ReadFramesOptions {
@@ -57,7 +59,7 @@ export async function* readFrames(
   const filters = sampled
     ? `fps=${sampleFps},scale=${width}:${height}:flags=bilinear`
     : `scale=${width}:${height}:flags=bilinear`;
-  const args = [
+  const head = [
     '-nostdin',
     // Before the input: ffmpeg seeks to the keyframe before and decodes on to the exact time.
     ...(seek ? ['-ss', (startS ?? 0).toFixed(3)] : []),
@@ -66,135 +68,132 @@ export async function* readFrames(
     '-vf', filters,
     '-frames:v', String(seek ? 1 : maxOut),
     '-pix_fmt', 'rgb24',
-    ...(sampled ? readAheadOutput(frameBytes) : ['-f', 'rawvideo']),
-    'pipe:1',
   ]; // prettier-ignore
+  const plain = [...head, '-f', 'rawvideo', 'pipe:1'];
 
-  const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let failure: Error | undefined;
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => {
-    if (stderr.length < 64 * 1024) stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => {
-    child.on('error', (error) => {
-      failure ??= spawnFailure(tools.ffmpeg, error);
-      resolve(null);
-    });
-    child.on('close', (code) => resolve(code));
-  });
-  const kill = (why?: Error): void => {
-    if (why) failure ??= why;
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  const onAbort = (): void => kill(cancelledError());
-  signal?.addEventListener('abort', onAbort, { once: true });
-
-  // The time limit counts only the time spent waiting on ffmpeg, not the consumer's time.
+  // The time limit counts only the time spent waiting on ffmpeg, not the consumer's time; a
+  // retry without the fifo muxer goes on from what the first run left.
   let budgetMs = limits.timeoutMs;
-  const chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  let data = new Uint8Array(frameBytes);
-  let filled = 0;
   const allowed = info.kind === 'video' && !seek ? maxOut - 1 : 1;
-  let index = 0;
-  try {
-    for (;;) {
-      const started = Date.now();
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), Math.max(0, budgetMs));
+
+  if (!sampled || !hasFifo(tools.ffmpeg)) {
+    yield* run(plain, false);
+    return;
+  }
+  const outcome = yield* run([...head, ...readAheadOutput(frameBytes), 'pipe:1'], true);
+  if (outcome !== 'fifo-missing') return;
+  // This ffmpeg has no fifo muxer: the same frames through the pipe alone (ffmpeg then waits
+  // on the consumer between frames), now and for every later read with this binary.
+  rememberFifoMissing(tools.ffmpeg);
+  if (signal?.aborted) throw cancelledError();
+  yield* run(plain, false);
+
+  /**
+   * One ffmpeg run. Returns 'fifo-missing' (having yielded nothing) when `fifo` output was asked
+   * for and this ffmpeg refused it; every other failure is thrown.
+   */
+  async function* run(
+    args: string[],
+    fifo: boolean,
+  ): AsyncGenerator<RawFrame, 'fifo-missing' | void> {
+    const child = spawn(tools.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let failure: Error | undefined;
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < 64 * 1024) stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => {
+      child.on('error', (error) => {
+        failure ??= spawnFailure(tools.ffmpeg, error);
+        resolve(null);
       });
-      const next = await Promise.race([chunks.next(), timedOut]).finally(() => clearTimeout(timer));
-      budgetMs -= Date.now() - started;
-      if (next === 'timeout') {
-        kill(timeoutError('ffmpeg', limits.timeoutMs));
-        break;
-      }
-      if (failure) break;
-      if (next.done) break;
-      // Copy each chunk straight into the frame being filled: linear in the bytes, whatever
-      // the frame size. A fresh buffer per frame, as the consumer may keep frames (previews).
-      let chunk: Buffer = next.value;
-      while (chunk.length > 0) {
-        const take = Math.min(chunk.length, frameBytes - filled);
-        data.set(chunk.subarray(0, take), filled);
-        filled += take;
-        chunk = chunk.subarray(take);
-        if (filled < frameBytes) break;
-        if (index >= allowed) {
-          kill();
-          throw tooManyFrames(limits, sampleFps);
+      child.on('close', (code) => resolve(code));
+    });
+    const kill = (why?: Error): void => {
+      if (why) failure ??= why;
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    };
+    const onAbort = (): void => kill(cancelledError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const chunks = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let data = new Uint8Array(frameBytes);
+    let filled = 0;
+    let index = 0;
+    try {
+      for (;;) {
+        const started = Date.now();
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), Math.max(0, budgetMs));
+        });
+        const next = await Promise.race([chunks.next(), timedOut]).finally(() =>
+          clearTimeout(timer),
+        );
+        budgetMs -= Date.now() - started;
+        if (next === 'timeout') {
+          kill(timeoutError('ffmpeg', limits.timeoutMs));
+          break;
         }
-        const frame: RawFrame = {
-          index,
-          timeS: info.kind === 'video' ? (seek ? (startS ?? 0) : 0) + index / sampleFps : 0,
-          width,
-          height,
-          data,
-        };
-        index += 1;
-        data = new Uint8Array(frameBytes);
-        filled = 0;
-        yield frame;
+        if (failure) break;
+        if (next.done) break;
+        // Copy each chunk straight into the frame being filled: linear in the bytes, whatever
+        // the frame size. A fresh buffer per frame, as the consumer may keep frames (previews).
+        let chunk: Buffer = next.value;
+        while (chunk.length > 0) {
+          const take = Math.min(chunk.length, frameBytes - filled);
+          data.set(chunk.subarray(0, take), filled);
+          filled += take;
+          chunk = chunk.subarray(take);
+          if (filled < frameBytes) break;
+          if (index >= allowed) {
+            kill();
+            throw tooManyFrames(limits, sampleFps);
+          }
+          const frame: RawFrame = {
+            index,
+            timeS: info.kind === 'video' ? (seek ? (startS ?? 0) : 0) + index / sampleFps : 0,
+            width,
+            height,
+            data,
+          };
+          index += 1;
+          data = new Uint8Array(frameBytes);
+          filled = 0;
+          yield frame;
+          if (failure) break;
+        }
         if (failure) break;
       }
-      if (failure) break;
+      // Output still buffered in the pipe holds 'close' back: drop it when we are not reading on.
+      if (failure) child.stdout.destroy();
+      const code = await exited;
+      if (failure) throw failure;
+      if (fifo && code !== 0 && index === 0 && isFifoMissing(stderr)) return 'fifo-missing';
+      if (isProtocolRefusal(stderr)) {
+        throw new UnsafeMediaError('The file tries to open other files or URLs; it was refused.', {
+          cause: new Error(stderrTail(stderr)),
+        });
+      }
+      // The JPEG decoder fills in a cut-off picture (grey) and still exits 0: refuse it.
+      if (code !== 0 || (info.format === 'jpeg' && /overread|EOI missing|truncat/i.test(stderr))) {
+        throw new CorruptMediaError('The file is damaged and could not be decoded.', {
+          cause: new Error(stderrTail(stderr)),
+        });
+      }
+      if (index === 0) {
+        throw new CorruptMediaError('No picture could be decoded from the file.', {
+          cause: new Error(stderrTail(stderr)),
+        });
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      // Consumer stopped early, or we are failing: never leave ffmpeg running.
+      kill();
+      child.stdout.destroy();
     }
-    // Output still buffered in the pipe holds 'close' back: drop it when we are not reading on.
-    if (failure) child.stdout.destroy();
-    const code = await exited;
-    if (failure) throw failure;
-    if (isProtocolRefusal(stderr)) {
-      throw new UnsafeMediaError('The file tries to open other files or URLs; it was refused.', {
-        cause: new Error(stderrTail(stderr)),
-      });
-    }
-    // The JPEG decoder fills in a cut-off picture (grey) and still exits 0: refuse it.
-    if (code !== 0 || (info.format === 'jpeg' && /overread|EOI missing|truncat/i.test(stderr))) {
-      throw new CorruptMediaError('The file is damaged and could not be decoded.', {
-        cause: new Error(stderrTail(stderr)),
-      });
-    }
-    if (index === 0) {
-      throw new CorruptMediaError('No picture could be decoded from the file.', {
-        cause: new Error(stderrTail(stderr)),
-      });
-    }
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    // Consumer stopped early, or we are failing: never leave ffmpeg running.
-    kill();
-    child.stdout.destroy();
   }
-}
-
-/** Bytes of decoded frames ffmpeg may hold ready for the consumer (`readAheadOutput`). */
-const READ_AHEAD_BYTES = 24 * 2 ** 20;
-/** At most this many frames ahead, however small: a few cover any one inference. */
-const READ_AHEAD_MAX_FRAMES = 8;
-
-/**
- * ffmpeg's output options for a video's frames, written through its `fifo` muxer: the frames
- * queue (up to READ_AHEAD_BYTES, at least two frames) in ffmpeg's writer thread, and its main
- * loop decodes on. The consumer's inference runs synchronously on Node's main thread, so the
- * pipe is not read meanwhile; through the pipe alone ffmpeg would stop after its 64 KiB and wait
- * out every inference. The bytes are the same as `-f rawvideo`'s.
- */
-function readAheadOutput(frameBytes: number): string[] {
-  const frames = Math.max(
-    2,
-    Math.min(READ_AHEAD_MAX_FRAMES, Math.floor(READ_AHEAD_BYTES / frameBytes)),
-  );
-  return [
-    '-c:v', 'rawvideo',
-    '-f', 'fifo',
-    '-fifo_format', 'rawvideo',
-    '-queue_size', String(frames),
-    // Full queue: wait for the consumer, never drop a frame.
-    '-drop_pkts_on_overflow', '0',
-    '-attempt_recovery', '0',
-  ]; // prettier-ignore
 }
 
 /** Most sampled frames a video may yield: its limits, plus slack for rounding at the ends. */
