@@ -8,12 +8,11 @@ import {
   Spinner,
   Tag,
 } from '@blueprintjs/core';
-import { DateRangeInput3 } from '@blueprintjs/datetime2';
-import { enUS } from 'date-fns/locale';
 import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import { AdministratorsOnly } from '../components/RouteGuards.tsx';
 import { DataTable } from '../components/DataTable.tsx';
+import { DateRange } from '../components/DateRange.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { Stat } from '../components/Stat.tsx';
 import {
@@ -124,26 +123,13 @@ export function FileSearch() {
       />
       <Card className="hs-section-card" elevation={1}>
         <form className="hs-search-form" onSubmit={(e) => void search(e)} noValidate>
-          <FormGroup label="Date range" labelFor="search-start-date" helperText="MM/DD/YYYY">
-            <DateRangeInput3
-              value={range}
-              onChange={(next) => setRange([next[0] ?? null, next[1] ?? null])}
-              dateFnsFormat="MM/dd/yyyy"
-              locale={enUS}
-              allowSingleDayRange
-              closeOnSelection
-              contiguousCalendarMonths
-              shortcuts={false}
-              dayPickerProps={{ weekStartsOn: 0 }}
-              startInputProps={{
-                id: 'search-start-date',
-                'aria-label': 'Start date',
-                placeholder: 'MM/DD/YYYY',
-              }}
-              endInputProps={{ 'aria-label': 'End date', placeholder: 'MM/DD/YYYY' }}
-              popoverProps={{ placement: 'bottom-start' }}
-            />
-          </FormGroup>
+          <DateRange
+            label="Date range"
+            startId="search-start-date"
+            helperText="MM/DD/YYYY"
+            value={range}
+            onChange={setRange}
+          />
           <FormGroup label="Location" labelFor="search-location">
             <InputGroup
               id="search-location"

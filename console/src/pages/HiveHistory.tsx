@@ -6,15 +6,13 @@ import {
   Button,
   Callout,
   Card,
-  FormGroup,
   NonIdealState,
   Spinner,
   Tag,
 } from '@blueprintjs/core';
-import { DateRangeInput3 } from '@blueprintjs/datetime2';
-import { enUS } from 'date-fns/locale';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { DateRange } from '../components/DateRange.tsx';
 import { HistoryChart } from '../components/HistoryChart.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { HiveAccuracy } from '../components/HiveAccuracy.tsx';
@@ -97,30 +95,13 @@ export function HiveHistory() {
       <HiveAccuracy locationId={data.location.id} location={data.location.name} />
       <Card className="hs-section-card" elevation={1}>
         <div className="hs-history-filters">
-          <FormGroup
+          <DateRange
             label="Recorded between"
-            labelFor="history-start"
+            startId="history-start"
             helperText="MM/DD/YYYY, or all time when empty"
-          >
-            <DateRangeInput3
-              value={range}
-              onChange={(next) => setRange([next[0] ?? null, next[1] ?? null])}
-              dateFnsFormat="MM/dd/yyyy"
-              locale={enUS}
-              allowSingleDayRange
-              closeOnSelection
-              contiguousCalendarMonths
-              shortcuts={false}
-              dayPickerProps={{ weekStartsOn: 0 }}
-              startInputProps={{
-                id: 'history-start',
-                'aria-label': 'Start date',
-                placeholder: 'MM/DD/YYYY',
-              }}
-              endInputProps={{ 'aria-label': 'End date', placeholder: 'MM/DD/YYYY' }}
-              popoverProps={{ placement: 'bottom-start' }}
-            />
-          </FormGroup>
+            value={range}
+            onChange={setRange}
+          />
           <Button
             icon="cross"
             variant="minimal"
