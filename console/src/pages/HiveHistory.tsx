@@ -11,9 +11,10 @@ import {
   Tag,
 } from '@blueprintjs/core';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { DateRange } from '../components/DateRange.tsx';
 import { HistoryChart } from '../components/HistoryChart.tsx';
+import { LocationLoadFailure, LocationPageActions } from '../components/LocationPages.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { HiveAccuracy } from '../components/HiveAccuracy.tsx';
 import { errorMessage, get } from '../lib/api.ts';
@@ -43,7 +44,6 @@ function rangeQuery([start, end]: Range): string {
 
 export function HiveHistory() {
   const { id = '' } = useParams();
-  const navigate = useNavigate();
   const base = `/api/locations/${encodeURIComponent(id)}`;
   const [range, setRange] = useState<Range>([null, null]);
   // A half-picked range (start only) waits for its end before asking again.
@@ -56,16 +56,7 @@ export function HiveHistory() {
   const error = history.error === null ? null : errorMessage(history.error);
 
   if (error && !data) {
-    return (
-      <div className="hs-page">
-        <NonIdealState
-          icon="error"
-          title="Unable to load this hive's history"
-          description={error}
-          action={<Link to="/locations">Back to hive locations</Link>}
-        />
-      </div>
-    );
+    return <LocationLoadFailure title="Unable to load this hive's history" error={error} />;
   }
   if (!data) return <Spinner className="hs-page-spinner" aria-label="Loading the hive history" />;
 
@@ -77,20 +68,7 @@ export function HiveHistory() {
       <PageHeader
         title={`Hive history: ${data.location.name}`}
         subtitle="Each point is one analysed file of this hive, at its recording time (the video's own time stamp when it has one, else the upload time)."
-        actions={
-          <>
-            <Button
-              icon="arrow-left"
-              text="Hive locations"
-              onClick={() => navigate('/locations')}
-            />
-            <Button
-              icon="flow-linear"
-              text="Entrance"
-              onClick={() => navigate(`/locations/${data.location.id}/entrance`)}
-            />
-          </>
-        }
+        actions={<LocationPageActions locationId={data.location.id} current="history" />}
       />
       <HiveAccuracy locationId={data.location.id} location={data.location.name} />
       <Card className="hs-section-card" elevation={1}>

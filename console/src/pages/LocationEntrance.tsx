@@ -8,13 +8,13 @@ import {
   Card,
   FormGroup,
   HTMLSelect,
-  NonIdealState,
   Spinner,
   Tag,
 } from '@blueprintjs/core';
 import { useCallback, useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { EntranceCanvas } from '../components/EntranceCanvas.tsx';
+import { LocationLoadFailure, LocationPageActions } from '../components/LocationPages.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { del, errorMessage, get, put } from '../lib/api.ts';
 import type { Entrance } from '../lib/entrance.ts';
@@ -50,7 +50,6 @@ interface ProposalAnswer {
 
 export function LocationEntrance() {
   const { id = '' } = useParams();
-  const navigate = useNavigate();
   const base = `/api/locations/${encodeURIComponent(id)}/entrance`;
   const [data, setData] = useState<EntranceAnswer | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -79,16 +78,7 @@ export function LocationEntrance() {
   }, [load]);
 
   if (loadError) {
-    return (
-      <div className="hs-page">
-        <NonIdealState
-          icon="error"
-          title="Unable to load this hive location"
-          description={loadError}
-          action={<Link to="/locations">Back to hive locations</Link>}
-        />
-      </div>
-    );
+    return <LocationLoadFailure title="Unable to load this hive location" error={loadError} />;
   }
   if (!data) return <Spinner className="hs-page-spinner" aria-label="Loading the entrance" />;
 
@@ -150,20 +140,7 @@ export function LocationEntrance() {
       <PageHeader
         title={`Entrance: ${data.location.name}`}
         subtitle="Mark where bees go in and out of the hive. Videos analysed after you save count bees in and out across it."
-        actions={
-          <>
-            <Button
-              icon="arrow-left"
-              text="Hive locations"
-              onClick={() => navigate('/locations')}
-            />
-            <Button
-              icon="timeline-line-chart"
-              text="Hive history"
-              onClick={() => navigate(`/locations/${data.location.id}/history`)}
-            />
-          </>
-        }
+        actions={<LocationPageActions locationId={data.location.id} current="entrance" />}
       />
       <div className="hs-entrance-layout">
         <Card className="hs-section-card" elevation={1}>
