@@ -1,7 +1,8 @@
-import { Button, Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Callout, Card } from '@blueprintjs/core';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { AuthSubmit, EmailField } from '../components/AuthFields.tsx';
 import { post } from '../lib/api.ts';
 import { forgotPasswordError } from '../lib/validation.ts';
 import './auth.css';
@@ -65,25 +66,8 @@ export function ForgotPassword() {
           </Callout>
         ) : null}
         <form onSubmit={(e) => void submit(e)} noValidate>
-          <FormGroup label="Email" labelFor="forgot-email">
-            <InputGroup
-              id="forgot-email"
-              type="email"
-              autoComplete="email"
-              leftIcon="envelope"
-              value={email}
-              onValueChange={setEmail}
-              large
-            />
-          </FormGroup>
-          <Button
-            type="submit"
-            intent="primary"
-            size="large"
-            fill
-            loading={sending}
-            text="Send Reset Link"
-          />
+          <EmailField id="forgot-email" value={email} onValueChange={setEmail} />
+          <AuthSubmit text="Send Reset Link" loading={sending} />
         </form>
         <p className="hs-auth-footer">
           Remembered it? <Link to="/login">Back to sign in</Link>

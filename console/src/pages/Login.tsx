@@ -1,8 +1,9 @@
-import { Button, Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
+import { AuthSubmit, EmailField } from '../components/AuthFields.tsx';
 import { post, roleFromLoginBody } from '../lib/api.ts';
 import { INVALID_CREDENTIALS, signInFailure } from '../lib/signInError.ts';
 import { loginError } from '../lib/validation.ts';
@@ -74,17 +75,7 @@ export function Login() {
           </Callout>
         ) : null}
         <form onSubmit={(e) => void submit(e)} noValidate>
-          <FormGroup label="Email" labelFor="login-email">
-            <InputGroup
-              id="login-email"
-              type="email"
-              autoComplete="email"
-              leftIcon="envelope"
-              value={email}
-              onValueChange={setEmail}
-              large
-            />
-          </FormGroup>
+          <EmailField id="login-email" value={email} onValueChange={setEmail} />
           <FormGroup label="Password" labelFor="login-password">
             <InputGroup
               id="login-password"
@@ -96,14 +87,7 @@ export function Login() {
               large
             />
           </FormGroup>
-          <Button
-            type="submit"
-            intent="primary"
-            size="large"
-            fill
-            loading={loading}
-            text="Sign In"
-          />
+          <AuthSubmit text="Sign In" loading={loading} />
         </form>
         <ul className="hs-auth-links">
           <li>

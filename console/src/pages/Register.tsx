@@ -2,6 +2,7 @@ import { Button, Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core'
 import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { AuthSubmit } from '../components/AuthFields.tsx';
 import { post } from '../lib/api.ts';
 import { registrationErrors } from '../lib/validation.ts';
 import type { RegistrationErrors, RegistrationInput } from '../lib/validation.ts';
@@ -139,14 +140,7 @@ export function Register() {
               onClick={() => setLocations((all) => [...all, ''])}
             />
           </fieldset>
-          <Button
-            type="submit"
-            intent="primary"
-            size="large"
-            fill
-            loading={submitting}
-            text="Register"
-          />
+          <AuthSubmit text="Register" loading={submitting} />
         </form>
         <p className="hs-auth-footer">
           Already registered? <Link to="/login">Sign in</Link>

@@ -1,7 +1,8 @@
-import { Button, Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { AuthSubmit } from '../components/AuthFields.tsx';
 import { errorMessage, post } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
 import { MIN_PASSWORD_LENGTH } from '../lib/validation.ts';
@@ -78,14 +79,7 @@ export function ResetPassword() {
               large
             />
           </FormGroup>
-          <Button
-            type="submit"
-            intent="primary"
-            size="large"
-            fill
-            loading={saving}
-            text="Reset Password"
-          />
+          <AuthSubmit text="Reset Password" loading={saving} />
         </form>
         <p className="hs-auth-footer">
           <Link to="/login">Log in</Link>
