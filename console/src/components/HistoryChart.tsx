@@ -1,8 +1,8 @@
 // A hive's figures over calendar time: one marker per analysed file, lines between a series'
-// files, hover or focus on a marker for its details, click to open the file. Drawn like
-// LineChart (same classes, drawn at its shown width so labels stay 12 px, fewer ticks on a phone).
+// files, hover or focus on a marker for its details, click to open the file. Drawn with
+// LineChart's parts (ChartParts.tsx) at its shown width, with fewer time ticks on a phone.
 import { useWidth } from '../lib/useWidth.ts';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { HistoryPoint, HistorySeries } from '../lib/history.ts';
 import {
@@ -15,7 +15,7 @@ import {
   valueTicks,
 } from '../lib/history.ts';
 import { formatDateTime } from '../lib/format.ts';
-import './chart.css';
+import { ChartLegend, ChartSvg, TimeLabels, ValueGrid } from './ChartParts.tsx';
 import './hive.css';
 
 const PAD = { left: 44, right: 20, top: 16, bottom: 36 };
@@ -36,7 +36,6 @@ export function HistoryChart({
   percent?: boolean;
 }) {
   const navigate = useNavigate();
-  const uid = useId();
   const { ref, width: W } = useWidth(640);
   const [active, setActive] = useState<{ file: number; key: string } | null>(null);
   const H = W < NARROW ? 220 : 240;
@@ -74,83 +73,63 @@ export function HistoryChart({
 
   return (
     <figure className="hs-chart hs-history-chart" ref={ref} onMouseLeave={() => setActive(null)}>
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        role="img"
-        aria-labelledby={`${uid}-title ${uid}-desc`}
-        className="hs-chart-svg"
+      <ChartSvg
+        width={W}
+        height={H}
+        pad={PAD}
+        title={title}
+        description={`One point per analysed file. ${summary || 'No values'}.`}
       >
-        <title id={`${uid}-title`}>{title}</title>
-        <desc id={`${uid}-desc`}>{`One point per analysed file. ${summary || 'No values'}.`}</desc>
-        <g transform={`translate(${PAD.left} ${PAD.top})`}>
-          {ticksY.map((t) => (
-            <g key={`y${t}`}>
-              <line x1={0} x2={innerW} y1={y(t)} y2={y(t)} className="hs-chart-grid" />
-              <text x={-8} y={y(t) + 4} textAnchor="end" className="hs-chart-tick">
-                {Number.isInteger(t) ? t : t.toFixed(1)}
-              </text>
-            </g>
-          ))}
-          {ticksX.map((t, i) => (
-            <text
-              key={`x${i}`}
-              x={x(t)}
-              y={innerH + 20}
-              textAnchor={i === 0 ? 'start' : i === ticksX.length - 1 ? 'end' : 'middle'}
-              className="hs-chart-tick"
-            >
-              {timeLabel(t, span)}
-            </text>
-          ))}
-          {drawn.map((s) => (
-            <g key={s.key}>
-              {s.marks.length > 1 ? (
-                <path
-                  d={s.marks
-                    .map(
-                      (m, i) =>
-                        `${i === 0 ? 'M' : 'L'}${x(timeOf(m.p)).toFixed(1)} ${y(m.v).toFixed(1)}`,
-                    )
-                    .join(' ')}
-                  fill="none"
-                  stroke={s.color}
-                  strokeWidth={2.5}
-                  strokeLinejoin="round"
-                />
-              ) : null}
-              {s.marks.map((m) => {
-                const isActive = active?.file === m.p.file_id && active.key === s.key;
-                return (
-                  <g
-                    key={m.p.file_id}
-                    className={isActive ? 'hs-history-point is-active' : 'hs-history-point'}
-                    role="link"
-                    tabIndex={0}
-                    aria-label={`${m.p.name}, ${formatDateTime(m.p.recorded_at)}: ${s.label} ${figure(m.v, unit)}`}
-                    onMouseEnter={() => setActive({ file: m.p.file_id, key: s.key })}
-                    onFocus={() => setActive({ file: m.p.file_id, key: s.key })}
-                    onBlur={() => setActive(null)}
-                    onClick={() => void navigate(`/files/${m.p.file_id}`)}
-                    onKeyDown={(e) => {
-                      if (e.key === 'Enter') void navigate(`/files/${m.p.file_id}`);
-                    }}
-                  >
-                    <circle cx={x(timeOf(m.p))} cy={y(m.v)} r={12} fill="transparent" />
-                    <circle
-                      cx={x(timeOf(m.p))}
-                      cy={y(m.v)}
-                      r={5}
-                      fill={s.color}
-                      stroke="var(--hs-surface)"
-                      strokeWidth={1.5}
-                    />
-                  </g>
-                );
-              })}
-            </g>
-          ))}
-        </g>
-      </svg>
+        <ValueGrid ticks={ticksY} y={y} width={innerW} />
+        <TimeLabels ticks={ticksX} x={x} top={innerH + 20} label={(t) => timeLabel(t, span)} />
+        {drawn.map((s) => (
+          <g key={s.key}>
+            {s.marks.length > 1 ? (
+              <path
+                d={s.marks
+                  .map(
+                    (m, i) =>
+                      `${i === 0 ? 'M' : 'L'}${x(timeOf(m.p)).toFixed(1)} ${y(m.v).toFixed(1)}`,
+                  )
+                  .join(' ')}
+                fill="none"
+                stroke={s.color}
+                strokeWidth={2.5}
+                strokeLinejoin="round"
+              />
+            ) : null}
+            {s.marks.map((m) => {
+              const isActive = active?.file === m.p.file_id && active.key === s.key;
+              return (
+                <g
+                  key={m.p.file_id}
+                  className={isActive ? 'hs-history-point is-active' : 'hs-history-point'}
+                  role="link"
+                  tabIndex={0}
+                  aria-label={`${m.p.name}, ${formatDateTime(m.p.recorded_at)}: ${s.label} ${figure(m.v, unit)}`}
+                  onMouseEnter={() => setActive({ file: m.p.file_id, key: s.key })}
+                  onFocus={() => setActive({ file: m.p.file_id, key: s.key })}
+                  onBlur={() => setActive(null)}
+                  onClick={() => void navigate(`/files/${m.p.file_id}`)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') void navigate(`/files/${m.p.file_id}`);
+                  }}
+                >
+                  <circle cx={x(timeOf(m.p))} cy={y(m.v)} r={12} fill="transparent" />
+                  <circle
+                    cx={x(timeOf(m.p))}
+                    cy={y(m.v)}
+                    r={5}
+                    fill={s.color}
+                    stroke="var(--hs-surface)"
+                    strokeWidth={1.5}
+                  />
+                </g>
+              );
+            })}
+          </g>
+        ))}
+      </ChartSvg>
       {tip ? (
         <div
           className="hs-history-tip"
@@ -189,14 +168,7 @@ export function HistoryChart({
           </dl>
         </div>
       ) : null}
-      <figcaption className="hs-chart-legend">
-        {drawn.map((s) => (
-          <span key={s.key} className="hs-legend-item">
-            <span className="hs-legend-swatch" style={{ background: s.color }} aria-hidden="true" />
-            {s.label}
-          </span>
-        ))}
-      </figcaption>
+      <ChartLegend series={drawn} />
     </figure>
   );
 }
