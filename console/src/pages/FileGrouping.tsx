@@ -60,6 +60,25 @@ function GroupPanel({
   );
 }
 
+/** The ways on from an empty or failed list: load it again, or go and upload files. */
+function ReloadOrUpload({
+  reload,
+  upload,
+  onReload,
+}: {
+  reload: string;
+  upload: string;
+  onReload: () => void;
+}) {
+  const navigate = useNavigate();
+  return (
+    <div className="hs-button-row">
+      <Button intent="primary" text={reload} onClick={onReload} />
+      <Button text={upload} onClick={() => navigate('/file-upload-list')} />
+    </div>
+  );
+}
+
 export function FileGrouping() {
   const auth = useAuth();
   const navigate = useNavigate();
@@ -160,12 +179,7 @@ export function FileGrouping() {
         <NonIdealState
           icon="error"
           title="Unable to load files"
-          action={
-            <div className="hs-button-row">
-              <Button intent="primary" text="Try Again" onClick={load} />
-              <Button text="Upload More Files" onClick={() => navigate('/file-upload-list')} />
-            </div>
-          }
+          action={<ReloadOrUpload reload="Try Again" upload="Upload More Files" onReload={load} />}
         />
       </div>
     );
@@ -178,12 +192,7 @@ export function FileGrouping() {
           icon="folder-open"
           title="No processed files yet"
           description="Files appear here once their analysis is done."
-          action={
-            <div className="hs-button-row">
-              <Button intent="primary" text="Refresh List" onClick={load} />
-              <Button text="Go to Uploads" onClick={() => navigate('/file-upload-list')} />
-            </div>
-          }
+          action={<ReloadOrUpload reload="Refresh List" upload="Go to Uploads" onReload={load} />}
         />
       </div>
     );
