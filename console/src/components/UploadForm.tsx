@@ -11,7 +11,7 @@ import {
   TextArea,
 } from '@blueprintjs/core';
 import { useRef, useState } from 'react';
-import type { ChangeEvent, FormEvent } from 'react';
+import type { ChangeEvent, FormEvent, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { errorMessage, post, postForm } from '../lib/api.ts';
@@ -30,6 +30,33 @@ import {
 import './UploadForm.css';
 
 const TYPES_TEXT = 'MP4, AVI, JPG, JPEG or PNG';
+
+/** A required field with its hint below it, or, once a submit was tried, what it lacks. */
+function RequiredField({
+  label,
+  inputId,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  inputId: string;
+  error: string | undefined;
+  hint: string;
+  children: ReactNode;
+}) {
+  return (
+    <FormGroup
+      label={label}
+      labelFor={inputId}
+      labelInfo="(required)"
+      intent={error ? 'danger' : 'none'}
+      helperText={error ?? hint}
+    >
+      {children}
+    </FormGroup>
+  );
+}
 
 export function UploadForm({
   onUploaded,
@@ -143,15 +170,11 @@ export function UploadForm({
       </Card>
       <Card className="hs-upload-form" elevation={1}>
         <form onSubmit={(e) => void submit(e)} noValidate>
-          <FormGroup
+          <RequiredField
             label="File"
-            labelFor="upload-file-input"
-            labelInfo="(required)"
-            intent={errors.file ? 'danger' : 'none'}
-            helperText={
-              errors.file ??
-              `Accepted types: ${TYPES_TEXT}${limitText ? `. Maximum size: ${limitText}` : ''}.`
-            }
+            inputId="upload-file-input"
+            error={errors.file}
+            hint={`Accepted types: ${TYPES_TEXT}${limitText ? `. Maximum size: ${limitText}` : ''}.`}
           >
             {file ? (
               <div className="hs-chosen-file">
@@ -182,15 +205,12 @@ export function UploadForm({
               }}
               onInputChange={choose}
             />
-          </FormGroup>
-          <FormGroup
+          </RequiredField>
+          <RequiredField
             label="Description"
-            labelFor="upload-description"
-            labelInfo="(required)"
-            intent={errors.description ? 'danger' : 'none'}
-            helperText={
-              errors.description ?? 'Describe the hive, the timeframe or any symptoms you noticed.'
-            }
+            inputId="upload-description"
+            error={errors.description}
+            hint="Describe the hive, the timeframe or any symptoms you noticed."
           >
             <TextArea
               id="upload-description"
@@ -201,15 +221,12 @@ export function UploadForm({
               onChange={(e) => setDescription(e.target.value)}
               placeholder="e.g., Hive 3, morning flight, fewer foragers than last week"
             />
-          </FormGroup>
-          <FormGroup
+          </RequiredField>
+          <RequiredField
             label="Location"
-            labelFor="upload-location"
-            labelInfo="(required)"
-            intent={errors.location ? 'danger' : 'none'}
-            helperText={
-              errors.location ?? 'The location routes results to the right regional team.'
-            }
+            inputId="upload-location"
+            error={errors.location}
+            hint="The location routes results to the right regional team."
           >
             <HTMLSelect
               id="upload-location"
@@ -226,7 +243,7 @@ export function UploadForm({
                 </option>
               ))}
             </HTMLSelect>
-          </FormGroup>
+          </RequiredField>
           {noLocations ? (
             <Callout intent="warning" icon="map-marker" className="hs-gap">
               No hive locations are registered for your account yet.{' '}
