@@ -26,6 +26,7 @@ import { readEntrance, trafficOptions, trafficText } from '../traffic.ts';
 import type { TrafficFlags } from '../traffic.ts';
 import { formatResultCounts } from '../ui/format.ts';
 import { plainWatchView, renderWatchTable } from '../ui/watch-table.tsx';
+import { interactiveTerminal } from '../ui/ink.ts';
 import {
   loadState,
   saveState,
@@ -78,7 +79,7 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
   for (const entry of Object.values(state.files)) names.reserve(entry.stem);
 
   const header = `watching ${root} -> ${outDir} (Ctrl-C stops)`;
-  const live = Boolean(process.stderr.isTTY && process.stdout.isTTY);
+  const live = interactiveTerminal();
   const view = live ? renderWatchTable(header) : plainWatchView();
   if (!live) view.message(header);
 

@@ -1,7 +1,9 @@
 /**
  * Ink (with React and Yoga) takes about half a second to load, longer than the rest of the CLI
  * together, so it is not imported at startup: main.ts loads it before a command's action runs,
- * and `--help`, `--version` and usage errors never pay for it. The views read it from here.
+ * only where a view will draw with it (an interactive terminal, no `--json`), so `--help`,
+ * `--version`, usage errors and scripted runs (pipes, CI, a researcher's batch) never pay for
+ * it. The views read it from here.
  */
 import type * as InkModule from 'ink';
 
@@ -14,4 +16,9 @@ export async function loadInk(): Promise<void> {
 export function ink(): typeof InkModule {
   if (!loaded) throw new Error('Ink is used before loadInk() ran');
   return loaded;
+}
+
+/** Both output streams are a terminal: the views draw live with Ink; otherwise plain lines. */
+export function interactiveTerminal(): boolean {
+  return Boolean(process.stderr.isTTY && process.stdout.isTTY);
 }

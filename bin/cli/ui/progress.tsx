@@ -3,7 +3,7 @@
  * total, rate, ETA) on a terminal; `plainProgress` writes occasional plain lines to stderr for
  * logs, pipes and `--json` runs. Both return the same small updater.
  */
-import { ink } from './ink.ts';
+import { ink, interactiveTerminal } from './ink.ts';
 import {
   formatDuration,
   middleEllipsis,
@@ -178,7 +178,7 @@ export function plainProgress(
 
 /** Ink on an interactive terminal (unless `plain`), plain lines otherwise. */
 export function progressFor(items: string[], options: ProgressOptions & { plain: boolean }) {
-  return !options.plain && process.stderr.isTTY && process.stdout.isTTY
+  return !options.plain && interactiveTerminal()
     ? renderProgress(items, options)
     : plainProgress(options);
 }
