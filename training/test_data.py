@@ -96,6 +96,18 @@ class Pack(unittest.TestCase):
                 self.assertEqual(frame.size, (1920, 540))
             self.assertFalse(any(p.exists() for p in crop_split(out)[1]))
 
+    def test_a_smaller_pack_re_encodes_the_photos_and_splits_the_same(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "pack"
+            pack(DATA, out, 75, photo_quality=75)
+            check_splits(DATA, out)
+            crops = crop_split(out)[0]
+            source = DATA / "pollen-crops" / crops[0].parent.name / crops[0].name
+            self.assertLess(sum(p.stat().st_size for p in crops), 0.5 * sum(
+                (DATA / "pollen-crops" / p.parent.name / p.name).stat().st_size for p in crops))
+            with Image.open(crops[0]) as a, Image.open(source) as b:
+                self.assertEqual(a.size, b.size)
+
 
 def write_export(root: Path) -> Path:
     """A two-site corrections export as `hivesight dataset export` writes it (classes.txt in the

@@ -14,6 +14,7 @@ from .effnet import EfficientNetLite0, pretrained, weights_path
 from .export import export_decoding
 from .lite_detector import Exported, LiteDetector, decode_typed
 from .model import HEAD_CHANNELS, STRIDE
+from .slim_wheel import slim_state
 
 
 class TrunkTest(unittest.TestCase):
@@ -30,6 +31,28 @@ class TrunkTest(unittest.TestCase):
         a, b = pretrained().eval(), EfficientNetLite0().eval()
         with torch.no_grad():
             self.assertFalse(torch.allclose(a(x), b(x)))
+
+
+class SlimWheelTest(unittest.TestCase):
+    def test_the_slim_weights_give_the_detector_the_same_start(self) -> None:
+        import io
+        import zlib
+
+        raw = weights_path().read_bytes()
+        slim = slim_state(raw)
+        torch.manual_seed(0)
+        a = LiteDetector(imagenet=True).state_dict()
+        net = LiteDetector(imagenet=False)
+        trunk = EfficientNetLite0()
+        trunk.load_state_dict(torch.load(io.BytesIO(slim), weights_only=True), strict=True)
+        net._conv_stem, net._bn0 = trunk._conv_stem, trunk._bn0
+        net.blocks = torch.nn.ModuleList(list(trunk._blocks)[: len(net.blocks)])
+        b = net.state_dict()
+        trunk_keys = [k for k in a if k.startswith(("_conv_stem", "_bn0", "blocks."))]
+        self.assertGreater(len(trunk_keys), 200)
+        self.assertTrue(all(torch.equal(a[k], b[k]) for k in trunk_keys))
+        self.assertFalse(torch.load(io.BytesIO(slim), weights_only=True)["_fc.weight"].any())
+        self.assertLess(len(zlib.compress(slim, 6)), 0.55 * len(zlib.compress(raw, 6)))
 
 
 class DecodeTest(unittest.TestCase):
