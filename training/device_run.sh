@@ -51,7 +51,9 @@ MAX_BYTES=$((16 * 1024 * 1024))
 export PYTHONUNBUFFERED=1
 
 main() {
-  echo "device_run $MODE: $(date -u +%FT%TZ) on $(hostname), $(nproc) cpus"
+  echo "device_run $MODE: $(date -u +%FT%TZ) on $(uname -n), $(nproc) cpus"
+  # Each worker's batches pass through /dev/shm: 14 workers at batch 64 keep about 1 GiB there.
+  df -h /dev/shm 2>/dev/null | tail -1 | awk '{print "/dev/shm: " $2 " (" $4 " free)"}' || true
   if compgen -G ".whl/*.whl" >/dev/null; then
     # The carried wheels (the slimmed ImageNet trunk): nothing there reaches a package index.
     SITE=${SITE:-/tmp/site}
