@@ -2,6 +2,7 @@
 // trigram indexes onto the lowercase copies): the search's date range, filters, owner and stored
 // record parts are read from the covering index alone, a keyword's pattern is served by a
 // trigram index, and SQLite gets no such indexes.
+import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
 import { PG_STORED } from '../../server/files/file-record.ts';
 import { containsCondition, searchQuery } from '../../server/routes/search.ts';
@@ -9,6 +10,23 @@ import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';
 
 const INDEX = 'files_search_lowercase_pg_index';
+
+/** PostgreSQL's plan for `sql`, its lines, with the named planner methods (enable_*) off. */
+async function planLines(
+  db: Knex,
+  off: Array<'seqscan' | 'bitmapscan' | 'indexscan' | 'indexonlyscan' | 'sort'>,
+  sql: string,
+  bindings: readonly string[],
+): Promise<string[]> {
+  return db.transaction(async (trx) => {
+    for (const method of off) await trx.raw(`SET LOCAL enable_${method} = off`);
+    const result = await trx.raw<{ rows: Array<{ 'QUERY PLAN': string }> }>(
+      `EXPLAIN ${sql}`,
+      bindings,
+    );
+    return result.rows.map((r) => r['QUERY PLAN']);
+  });
+}
 
 describe.each(DB_KINDS)('search index on %s', (kind) => {
   describe.skipIf(!dbAvailable(kind))('', () => {
@@ -28,21 +46,19 @@ describe.each(DB_KINDS)('search index on %s', (kind) => {
       for (let i = 0; i < 50; i += 1)
         await insertFile(t.server, id, { description: `pollen at hive ${i}` });
       await db.raw('VACUUM ANALYZE files');
-      const plan = await db.transaction(async (trx) => {
-        // Tiny tables are cheaper to scan whole, or to sort after any index; the question is
-        // whether the index can serve.
-        await trx.raw('SET LOCAL enable_seqscan = off');
-        await trx.raw('SET LOCAL enable_bitmapscan = off');
-        await trx.raw('SET LOCAL enable_sort = off');
-        const result = await trx.raw<{ rows: Array<{ 'QUERY PLAN': string }> }>(
-          `EXPLAIN SELECT id, user_id, ${PG_STORED.search.answerColumns.join(', ')}
+      // Tiny tables are cheaper to scan whole, or to sort after any index; the question is
+      // whether the index can serve.
+      const plan = (
+        await planLines(
+          db,
+          ['seqscan', 'bitmapscan', 'sort'],
+          `SELECT id, user_id, ${PG_STORED.search.answerColumns.join(', ')}
            FROM files
            WHERE status_time >= ? AND status_time < ? AND description_lower LIKE lower(?) AND location_lower LIKE lower(?)
            ORDER BY status_time DESC, id DESC`,
           ['2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z', '%POLLEN%', '%north%'],
-        );
-        return result.rows.map((r) => r['QUERY PLAN']).join('\n');
-      });
+        )
+      ).join('\n');
       expect(plan).toContain(`Index Only Scan Backward using ${INDEX}`);
     });
 
@@ -67,17 +83,15 @@ describe.each(DB_KINDS)('search index on %s', (kind) => {
         for (let i = 0; i < 50; i += 1)
           await insertFile(t.server, id, { description: `Pollen at hive ${i}` });
         await db.raw('VACUUM ANALYZE files');
-        const plan = await db.transaction(async (trx) => {
-          await trx.raw('SET LOCAL enable_seqscan = off');
-          await trx.raw('SET LOCAL enable_indexscan = off');
-          await trx.raw('SET LOCAL enable_indexonlyscan = off');
-          // A bound pattern, as the search sends it: lower() is folded before planning.
-          const result = await trx.raw<{ rows: Array<{ 'QUERY PLAN': string }> }>(
-            "EXPLAIN SELECT id FROM files WHERE description_lower LIKE lower(?) ESCAPE '\\'",
+        // A bound pattern, as the search sends it: lower() is folded before planning.
+        const plan = (
+          await planLines(
+            db,
+            ['seqscan', 'indexscan', 'indexonlyscan'],
+            "SELECT id FROM files WHERE description_lower LIKE lower(?) ESCAPE '\\'",
             ['%POLLEN%'],
-          );
-          return result.rows.map((r) => r['QUERY PLAN']).join('\n');
-        });
+          )
+        ).join('\n');
         expect(plan).toContain('Bitmap Index Scan on files_description_lower_trgm_index');
       },
     );
@@ -100,16 +114,12 @@ describe.each(DB_KINDS)('search index on %s', (kind) => {
         // condition up in a trigram index wherever one can serve it.
         const indexConditions = async (text: string) => {
           const [condition, bindings] = containsCondition(true, 'description', text);
-          const plan = await db.transaction(async (trx) => {
-            await trx.raw('SET LOCAL enable_seqscan = off');
-            await trx.raw('SET LOCAL enable_indexscan = off');
-            await trx.raw('SET LOCAL enable_indexonlyscan = off');
-            const result = await trx.raw<{ rows: Array<{ 'QUERY PLAN': string }> }>(
-              `EXPLAIN SELECT id FROM files WHERE ${condition}`,
-              bindings,
-            );
-            return result.rows.map((r) => r['QUERY PLAN']);
-          });
+          const plan = await planLines(
+            db,
+            ['seqscan', 'indexscan', 'indexonlyscan'],
+            `SELECT id FROM files WHERE ${condition}`,
+            bindings,
+          );
           return plan.filter((line) => line.includes('Index Cond')).join('\n');
         };
         expect(await indexConditions('Swarmwatch')).toContain('%swarmwatch%');
