@@ -10,7 +10,6 @@ import { registerEvalCommand } from './commands/eval.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { registerWatchCommand } from './commands/watch.ts';
 import { isDebug, reportError } from './errors.ts';
-import { interactiveTerminal, loadInk } from './ui/ink.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -26,11 +25,7 @@ export function buildProgram(): Command {
     .option('--debug', 'show stack traces of internal errors (or HIVESIGHT_DEBUG=1)')
     .showHelpAfterError('(run with --help for usage)')
     // Throw instead of exiting, so that one handler sets the exit code (2 for usage errors).
-    .exitOverride()
-    // Loaded where a command will draw with it (see ui/ink.ts), never for help or usage errors.
-    .hook('preAction', async (_program, action) => {
-      if (interactiveTerminal() && !action.opts<{ json?: boolean }>().json) await loadInk();
-    });
+    .exitOverride();
   registerAnalyzeCommand(program);
   registerWatchCommand(program);
   registerEvalCommand(program);

@@ -78,7 +78,7 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
 
   const names = new OutputNames();
   const labels = displayNames(files);
-  const progress = progressFor(labels, { plain: Boolean(flags.json), estimated: true });
+  const progress = await progressFor(labels, { plain: Boolean(flags.json), estimated: true });
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);

@@ -185,7 +185,7 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
   const identity = engine.detector.identity;
 
   const label = path.basename(path.resolve(dataset));
-  const progress = progressFor([label], { plain: Boolean(flags.json), unit: 'images' });
+  const progress = await progressFor([label], { plain: Boolean(flags.json), unit: 'images' });
   const started = Date.now();
   const controller = new AbortController();
   const onSigint = () => controller.abort();

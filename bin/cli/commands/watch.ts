@@ -80,7 +80,7 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
 
   const header = `watching ${root} -> ${outDir} (Ctrl-C stops)`;
   const live = interactiveTerminal();
-  const view = live ? renderWatchTable(header) : plainWatchView();
+  const view = live ? await renderWatchTable(header) : plainWatchView();
   if (!live) view.message(header);
 
   const queue: string[] = [];

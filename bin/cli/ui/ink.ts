@@ -1,9 +1,9 @@
 /**
  * Ink (with React and Yoga) takes about half a second to load, longer than the rest of the CLI
- * together, so it is not imported at startup: main.ts loads it before a command's action runs,
- * only where a view will draw with it (an interactive terminal, no `--json`), so `--help`,
- * `--version`, usage errors and scripted runs (pipes, CI, a researcher's batch) never pay for
- * it. The views read it from here.
+ * together, so it is not imported at startup: the views that draw with it (`renderProgress`,
+ * `renderWatchTable`) load it when they start, which only an interactive terminal asks for, so
+ * `--help`, usage errors and scripted runs (pipes, CI, a researcher's batch) never pay for it.
+ * The views' components read it from here.
  */
 import type * as InkModule from 'ink';
 

@@ -3,7 +3,7 @@
  * total, rate, ETA) on a terminal; `plainProgress` writes occasional plain lines to stderr for
  * logs, pipes and `--json` runs. Both return the same small updater.
  */
-import { ink, interactiveTerminal } from './ink.ts';
+import { ink, interactiveTerminal, loadInk } from './ink.ts';
 import {
   formatDuration,
   middleEllipsis,
@@ -101,10 +101,11 @@ export interface ProgressOptions {
 }
 
 /** Ink bars for `items`, drawn on stderr so stdout stays for results. */
-export function renderProgress(
+export async function renderProgress(
   items: string[],
   { unit = 'frames', estimated = false }: ProgressOptions = {},
-): ProgressUpdater {
+): Promise<ProgressUpdater> {
+  await loadInk();
   const rows = new Map<string, Row>(
     items.map((item) => [
       item,
@@ -177,7 +178,10 @@ export function plainProgress(
 }
 
 /** Ink on an interactive terminal (unless `plain`), plain lines otherwise. */
-export function progressFor(items: string[], options: ProgressOptions & { plain: boolean }) {
+export async function progressFor(
+  items: string[],
+  options: ProgressOptions & { plain: boolean },
+): Promise<ProgressUpdater> {
   return !options.plain && interactiveTerminal()
     ? renderProgress(items, options)
     : plainProgress(options);

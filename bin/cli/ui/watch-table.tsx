@@ -2,7 +2,7 @@
  * The live status table of `watch` (Ink, on a terminal) and its plain-line twin (logs).
  */
 import { middleEllipsis, paint, terminalColumns } from './format.ts';
-import { ink } from './ink.ts';
+import { ink, loadInk } from './ink.ts';
 
 export interface WatchRow {
   file: string;
@@ -73,7 +73,8 @@ function WatchTable({
 }
 
 /** Ink table of the most recent files (last 20), with a header line that `message` replaces. */
-export function renderWatchTable(initialHeader: string): WatchView {
+export async function renderWatchTable(initialHeader: string): Promise<WatchView> {
+  await loadInk();
   const rows = new Map<string, WatchRow>();
   let header = initialHeader;
   const view = () => (
