@@ -12,9 +12,8 @@ import { dbClient } from '../db.ts';
 import { bodyOf } from '../middleware/body.ts';
 import { typed } from '../files/access.ts';
 import type { FileRow } from '../files/records.ts';
-import { searchRecord } from '../files/file-record.ts';
+import { SEARCH_FIELDS, recordColumns, searchRecord } from '../files/file-record.ts';
 import { recordsJson } from '../files/record-json.ts';
-import { SEARCH_FIELDS, recordColumns } from '../files/file-record.ts';
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MAX_KEYWORDS = 20;
@@ -31,8 +30,7 @@ export function parseDay(value: unknown): string | null {
 /**
  * Whether PostgreSQL's trigram indexes can serve `like '%text%'`: only for text holding a word of
  * three letters or digits. For shorter text ("3" in "hive 3") the index yields every file, and a
- * plan that combined it with another index re-checked thousands of rows (the bench's "hive 3" at
- * "Orchard" cost 4.6 ms of the database's time; 2.2 ms matched as below). Such text is matched
+ * plan that combined it with another index re-checked thousands of rows. Such text is matched
  * with strpos, which no index serves, so the rows the date range or another word found are
  * filtered instead.
  */
@@ -84,10 +82,8 @@ export function searchQuery(readDb: Knex, criteria: SearchCriteria): Knex.QueryB
   // few names files have (file_locations, migration 0009), so the index that starts with the
   // location reads only those locations' files.
   const postgres = dbClient(readDb) === 'postgres';
-  const contains = (column: 'description' | 'location', text: string) =>
-    containsCondition(postgres, column, text);
   if (location && postgres) {
-    query.andWhereRaw(...contains('location', location));
+    query.andWhereRaw(...containsCondition(postgres, 'location', location));
   } else if (location) {
     query.whereIn(
       'files.location',
@@ -96,7 +92,8 @@ export function searchQuery(readDb: Knex, criteria: SearchCriteria): Knex.QueryB
         .whereRaw(`location like ? escape '\\'`, [likePattern(location)]),
     );
   }
-  for (const word of keywords) query.andWhereRaw(...contains('description', word));
+  for (const word of keywords)
+    query.andWhereRaw(...containsCondition(postgres, 'description', word));
   return query;
 }
 
