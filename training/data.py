@@ -24,6 +24,11 @@ from .model import STRIDE
 HIVE = "hive-entrance"
 BH = "bees-hornets"
 CROPS = "pollen-crops"
+BACKYARD = "backyard-entrance"
+# backyard-entrance classes.txt: worker, pollen, drone, queen. A queen is a honeybee of no type
+# this network tells apart; her 8 boxes train as workers rather than as background.
+BACKYARD_SUBTYPE = (0, 1, 2, 0)
+BACKYARD_DEPLOY_SCALE = 448 / 1080  # a 1920x1080 frame letterboxed into the 448 px tall input
 EXTRA = "extra"  # source names "extra:<folder>": corrections exports (`hivesight dataset export`)
 HIVE_VAL_FRACTION = 0.2
 HIVE_GAP = 5  # frames dropped between train and val so near-identical neighbours don't leak
@@ -163,6 +168,30 @@ def load_bh(data: Path, split: str, cache: bool = True) -> list[Sample]:
     return out
 
 
+def packed_sizes(data: Path, source: str) -> dict[str, list[int]]:
+    """The original sizes of the pictures training.pack shrank (name -> [w, h])."""
+    note = data / PACK_NOTE
+    return dict(json.loads(note.read_text()).get("sizes", {}).get(source, {})) if note.exists() else {}
+
+
+def load_backyard(data: Path, split: str, cache: bool = True) -> list[Sample]:
+    """The second camera: `train/` is Roboflow's augmented copies (mosaics, cutouts, blur) and
+    trains; `valid/` is the original frames, held out. Boxes are in the original picture's px
+    (a packed copy may be smaller: `scale` says by how much)."""
+    out = []
+    sizes = packed_sizes(data, BACKYARD)
+    for path in sorted((data / BACKYARD / split / "images").glob("*.jpg")):
+        im = load_image(path, 1.0) if cache else None
+        now = im.size if im is not None else Image.open(path).size
+        w, h = sizes.get(path.name, now)
+        boxes, cls = read_yolo(data / BACKYARD / split / "labels" / (path.stem + ".txt"), w, h)
+        if len(cls) and int(cls.max()) >= len(BACKYARD_SUBTYPE):
+            raise SystemExit(f"{path}: class {int(cls.max())} is not in {BACKYARD}/classes.txt")
+        sub = np.array([BACKYARD_SUBTYPE[c] for c in cls], np.int64)
+        out.append(Sample(BACKYARD, path, im, now[0] / w, boxes, np.zeros(len(cls), np.int64), sub, ALL_SUB))
+    return out
+
+
 def load_crops(files: list[Path], cache: bool = True) -> list[Sample]:
     out = []
     for path in files:
@@ -282,6 +311,11 @@ def sample_scale(s: Sample, rng: random.Random) -> float:
         if rng.random() < 0.6:
             return 0.25 * float(np.exp(rng.uniform(-0.35, 0.35)))
         return float(np.exp(rng.uniform(np.log(0.17), np.log(2.5))))
+    if s.source == BACKYARD:
+        # Near the deployment scale (bees ~19 px), and wider: the same camera closer or farther.
+        if rng.random() < 0.6:
+            return BACKYARD_DEPLOY_SCALE * float(np.exp(rng.uniform(-0.35, 0.35)))
+        return float(np.exp(rng.uniform(np.log(0.25), np.log(2.5))))
     if s.source == BH:
         # 640 px photos were scaled to 544 by the engine (x0.85) when these draws were set, and to
         # 448 (x0.7, inside both ranges) since 0.8.1. Half the draws sit around x0.85: the youtube

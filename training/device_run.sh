@@ -82,7 +82,7 @@ EOF
     # No ONNX that can come back: bring the averaged weights of the last checkpoint, in fp16.
     echo "training exited $rc; ONNX: $(stat -c %s "$onnx" 2>/dev/null || echo none) bytes; saving the fp16 average"
     [[ -f "$onnx" ]] && mv "$onnx" "/tmp/$RUN-too-big.onnx"
-    local ckpt="training/checkpoints/$RUN-last.pt"
+    local ckpt="${HIVESIGHT_CHECKPOINTS:-$HOME/.cache/hivesight/checkpoints}/$RUN-last.pt"
     [[ -f "$ckpt" ]] || echo "no checkpoint at $ckpt: nothing to bring back but this log"
     [[ -f "$ckpt" ]] && "$PYTHON" - "$ckpt" "$OUT/$RUN-ema-fp16.pt" <<'EOF' || true
 import sys, torch

@@ -5,7 +5,8 @@
 
 Writes the datasets' own layout, which `training.train --data` reads unchanged: hive-entrance
 training frames at the resolution training keeps them in RAM anyway (1920x540,
-`HIVE_CACHE_SCALE`; `load_hive_frame` reads either size), the bees-hornets `train` photos and
+`HIVE_CACHE_SCALE`; `load_hive_frame` reads either size), the bees-hornets and backyard-entrance
+`train` photos and
 the training pollen crops as they are. `hivesight-pack.json` names the validation files left
 out, so `hive_split` and `crop_split` give the full datasets' splits. Validation runs where
 the datasets are (`training.protocol`).
@@ -21,7 +22,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from .data import BH, CROPS, HIVE, PACK_NOTE, crop_split, hive_split, load_hive_frame
+from .data import BACKYARD, BH, CROPS, HIVE, PACK_NOTE, crop_split, hive_split, load_hive_frame
+
+
+BACKYARD_PACK_WIDTH = 1280  # bees 45 -> 30 px: still above the deployment's 19 px
 
 
 def copy_photo(src: Path, dest: Path, quality: int | None) -> None:
@@ -45,6 +49,17 @@ def pack(data: Path, out: Path, quality: int, photo_quality: int | None = None) 
     (out / BH / "train" / "images").mkdir(parents=True, exist_ok=True)
     for path in sorted((data / BH / "train" / "images").glob("*")):
         copy_photo(path, out / BH / "train" / "images" / path.name, photo_quality)
+    # backyard's train/ (Roboflow's augmented copies) at most BACKYARD_PACK_WIDTH wide (68 MB as they
+    # are); its valid/ originals stay with the datasets
+    shutil.copytree(data / BACKYARD / "train" / "labels", out / BACKYARD / "train" / "labels", dirs_exist_ok=True)
+    (out / BACKYARD / "train" / "images").mkdir(parents=True, exist_ok=True)
+    sizes: dict[str, list[int]] = {}
+    for path in sorted((data / BACKYARD / "train" / "images").glob("*.jpg")):
+        with Image.open(path) as im:
+            sizes[path.name] = list(im.size)
+            r = min(1.0, BACKYARD_PACK_WIDTH / im.width)
+            im.convert("RGB").resize((round(im.width * r), round(im.height * r)), Image.Resampling.LANCZOS).save(
+                out / BACKYARD / "train" / "images" / path.name, "JPEG", quality=photo_quality or 90, optimize=True)
     for path in crop_train:
         (out / CROPS / path.parent.name).mkdir(parents=True, exist_ok=True)
         copy_photo(path, out / CROPS / path.parent.name / path.name, photo_quality)
@@ -53,6 +68,7 @@ def pack(data: Path, out: Path, quality: int, photo_quality: int | None = None) 
         "what": "training.pack of the hivesight datasets: training files only; validation runs where the datasets are",
         HIVE: [n for n in sorted(os.listdir(data / HIVE / "images")) if n not in kept],
         CROPS: sorted(f"{p.parent.name}/{p.name}" for p in crop_val),
+        "sizes": {BACKYARD: sizes},
     }
     (out / PACK_NOTE).write_text(json.dumps(note, indent=1) + "\n")
 

@@ -1,15 +1,20 @@
 """Thresholds chosen away from the validation frames, then every figure through the product.
 
-1. Thresholds, from the exported ONNX on training data only:
+1. Thresholds, from the exported ONNX on training data only, of the cameras it trained on
+   (training.json's `excluded`: a camera left out is never looked at here):
    - the honeybee score: the one whose count error is lowest on the shifted views of the hive
-     *training* frames (`shifted_view.py --split train`);
-   - the hornet score: best hornet F1 on the bees-hornets *training* photos, raised until the
-     shifted hive training views show at most 1 false hornet per 100 frames;
-   - the alert score: the lowest score at or above it that no hive training view reaches.
+     *training* frames (`shifted_view.py --split train`) and the backyard *training* frames;
+   - the hornet score: best hornet F1 on the bees-hornets *training* photos, raised until those
+     camera frames show at most 1 false hornet per 100 frames;
+   - the alert score: the lowest score at or above it that no camera training frame reaches.
 2. Figures, through `hivesight eval --json` (the product's decode and detector) on: protocol (c),
-   the shifted hive validation views; bees-hornets valid; the held-out pollen crops; the plain
-   hive validation frames (looked at once, to confirm); and false hornets on the hive
-   validation frames.
+   the shifted hive validation views; backyard-entrance valid (the second camera's original
+   frames); bees-hornets valid; the held-out pollen crops; the plain hive validation frames
+   (looked at once, to confirm); and false hornets on both cameras' held-out frames.
+
+Leave one camera out (protocol (a)): train with `--exclude hive-entrance` or `--exclude
+backyard-entrance`, then run this on that export: its thresholds come from the other camera, and
+`held_out_camera` in the figures names the camera the network never saw.
 
     python -m training.protocol --export training/runs/lite-export --version 1.0.0 [--out models/]
 
@@ -32,7 +37,7 @@ import numpy as np
 from PIL import Image
 
 from . import card as card_mod
-from .data import BH, extra_frames, read_yolo
+from .data import BACKYARD, BH, HIVE, extra_frames, read_yolo
 from .evaluate import letterbox, onnx_infer, postprocess
 from .make_eval_view import build as build_hive_val, build_crops
 from .shifted_view import build as build_shifted
@@ -86,13 +91,20 @@ def false_hornets(preds: list, t: float) -> int:
     return sum(int(((cls == HORNET) & (sc >= t)).sum()) for sc, cls, _, _ in preds)
 
 
-def choose_thresholds(onnx: Path, data: Path, views: Path, max_upscale: float = 1.0) -> dict[str, float]:
+def choose_thresholds(onnx: Path, data: Path, views: Path, max_upscale: float = 1.0,
+                      excluded: tuple[str, ...] = ()) -> dict[str, float]:
     infer = onnx_infer(str(onnx))
     grid = np.round(np.arange(0.1, 0.71, 0.025), 3)
-    train_views = views / "hive-shifted-train"
-    if not train_views.exists():
-        build_shifted(data, train_views, split="train", views=1)
-    hive = predict_folder(infer, train_views, max_upscale)
+    hive: list = []
+    if HIVE not in excluded:
+        train_views = views / "hive-shifted-train"
+        if not train_views.exists():
+            build_shifted(data, train_views, split="train", views=1)
+        hive += predict_folder(infer, train_views, max_upscale)
+    if BACKYARD not in excluded:
+        hive += predict_folder(infer, data / BACKYARD / "train", max_upscale)
+    if not hive:
+        raise SystemExit("the export trained on no entrance camera: no training frames to choose thresholds on")
     score, err = honeybee_threshold(hive, grid)
     bh = predict_folder(infer, data / BH / "train", max_upscale)
     hornet = hornet_f1_threshold(bh, grid)
@@ -165,7 +177,9 @@ def main() -> None:
     if not a.data.exists():
         raise SystemExit(f"SKIP: {a.data} is absent; the protocol needs the datasets")
     onnx = a.export / a.onnx
-    thr = choose_thresholds(onnx, a.data, a.views, a.max_upscale)
+    training = json.loads((a.export / "training.json").read_text()) if (a.export / "training.json").exists() else {}
+    excluded = tuple(training.get("excluded") or ())
+    thr = choose_thresholds(onnx, a.data, a.views, a.max_upscale, excluded)
     out = a.out or a.export
     draft = card_mod.build(a.export, a.version, thr["score"], thr["hornet"], {})
     draft["thresholds"]["alert"] = {"hornet": thr["alert"]}
@@ -184,9 +198,13 @@ def main() -> None:
         "bees_hornets_valid": product_eval(path, a.data / BH / "valid"),
         "pollen_crops_val": product_eval(path, views["crops_val"]),
         "hive_entrance_val": product_eval(path, views["hive_val"]),
+        "backyard_entrance_valid": product_eval(path, a.data / BACKYARD / "valid"),
         "false_hornets_hive_val": hornets_on_frames(path, views["hive_val"]),
-        "thresholds_chosen_on": "shifted views of the hive training frames (honeybee score, false hornets) and the "
-                                "bees-hornets training photos (hornet F1); never on a validation set",
+        "false_hornets_backyard_valid": hornets_on_frames(path, a.data / BACKYARD / "valid"),
+        "held_out_camera": [c for c in (HIVE, BACKYARD) if c in excluded],
+        "thresholds_chosen_on": "the training frames of the cameras trained on (shifted hive training views, "
+                                "backyard train; honeybee score, false hornets) and the bees-hornets training "
+                                "photos (hornet F1); never on a validation set",
         "command": "python -m training.protocol (hivesight eval --json on each set)",
     }
     if a.extra is not None and a.site is not None:

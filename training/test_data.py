@@ -156,7 +156,43 @@ class ExtraFolders(unittest.TestCase):
         mix = source_mix({"hive-entrance": [1], "bees-hornets": [1], "extra:a": [1], "extra:b": [1]})
         self.assertAlmostEqual(sum(mix.values()), 1.0)
         self.assertAlmostEqual(mix["extra:a"] + mix["extra:b"], 0.25)
-        self.assertAlmostEqual(mix["hive-entrance"] / mix["bees-hornets"], 0.45 / 0.4)
+        self.assertAlmostEqual(mix["hive-entrance"] / mix["bees-hornets"], 0.33 / 0.3)
+
+
+@unittest.skipUnless((DATA / "backyard-entrance").is_dir(), f"{DATA} is absent: the second camera needs the datasets")
+class Backyard(unittest.TestCase):
+    def test_train_holds_the_augmented_copies_and_queens_train_as_workers(self) -> None:
+        from .data import BACKYARD, load_backyard
+
+        samples = load_backyard(DATA, "train", cache=False)
+        self.assertEqual(len(samples), 312)
+        self.assertTrue(all(s.path.parent.parent.name == "train" for s in samples))
+        classes = np.concatenate([read_classes(s.path) for s in samples])
+        subtypes = np.concatenate([s.subtype for s in samples])
+        self.assertEqual(int((classes == 3).sum()), 8)
+        self.assertTrue((subtypes[classes == 3] == 0).all())
+        self.assertEqual(int((subtypes == 1).sum()), 309)
+        self.assertTrue(all((s.heat_cls == 0).all() and s.source == BACKYARD for s in samples))
+
+    def test_a_pack_carries_train_and_leaves_valid_out(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "pack"
+            pack(DATA, out, 75, 75)
+            self.assertEqual(len(list((out / "backyard-entrance" / "train" / "images").glob("*.jpg"))), 312)
+            self.assertFalse((out / "backyard-entrance" / "valid").exists())
+            from .data import load_backyard
+
+            packed = {s.path.name: s for s in load_backyard(out, "train")}
+            for s in load_backyard(DATA, "train", cache=False)[:20]:
+                p = packed[s.path.name]
+                np.testing.assert_allclose(p.boxes, s.boxes, rtol=1e-5)  # original px either way
+                self.assertLessEqual(p.image.width, 1280)
+                self.assertAlmostEqual(p.scale, p.image.width / Image.open(s.path).width, places=6)
+
+
+def read_classes(image: Path) -> np.ndarray:
+    label = image.parent.parent / "labels" / (image.stem + ".txt")
+    return np.array([int(line.split()[0]) for line in label.read_text().split("\n") if line.strip()], np.int64)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,29 @@ class TrunkTest(unittest.TestCase):
             self.assertFalse(torch.allclose(a(x), b(x)))
 
 
+class CommittedWeightsTest(unittest.TestCase):
+    def test_a_new_machine_warm_starts_from_the_committed_weights(self) -> None:
+        from .train import Ema, slim, warm_start
+
+        torch.manual_seed(0)
+        net = LiteDetector(imagenet=False)
+        ema = Ema(net, 0.999)
+        opt = torch.optim.AdamW(net.parameters())
+        ck = {"model": net.state_dict(), "ema": ema.net.state_dict(), "opt": opt.state_dict(), "step": 4200,
+              "wall_s": 6000.0, "command": "c", "args": {}, "hardware": "h"}
+        small = slim(ck)
+        self.assertNotIn("opt", small)
+        self.assertTrue(all(v.dtype != torch.float32 for v in small["model"].values()))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "w.pt"
+            torch.save(small, path)
+            fresh, fresh_ema = LiteDetector(imagenet=False), LiteDetector(imagenet=False)
+            self.assertEqual(warm_start(path, fresh, fresh_ema), (4200, 6000.0))
+        w = net.state_dict()["head.1.weight"]
+        self.assertTrue(torch.allclose(fresh.state_dict()["head.1.weight"], w, atol=1e-3))
+        self.assertEqual(fresh_ema.state_dict()["head.1.weight"].dtype, torch.float32)
+
+
 class SlimWheelTest(unittest.TestCase):
     def test_the_slim_weights_give_the_detector_the_same_start(self) -> None:
         import io

@@ -30,7 +30,8 @@ import torch
 from torch.utils.data import DataLoader
 
 from .augment import WorldPatches, insect_bank
-from .data import BH, CROPS, EXTRA, HIVE, crop_split, hive_split, load_bh, load_crops, load_extra, load_hive
+from .data import (BACKYARD, BH, CROPS, EXTRA, HIVE, crop_split, hive_split, load_backyard, load_bh, load_crops,
+                   load_extra, load_hive)
 from .effnet import WHEEL
 from .export import bench, export_decoding
 from .lite_detector import Exported, LiteDetector
@@ -38,10 +39,14 @@ from .loss import detection_loss
 from .model import CLASSES
 
 HERE = Path(__file__).resolve().parent
-CKPT_DIR = HERE / "checkpoints"
+# Outside the work tree, which a new working day lays anew on the same machine: the full
+# checkpoint (optimiser included) lives here, and the weights alone in WEIGHTS_DIR (committed),
+# from which a new machine warm-starts.
+CKPT_DIR = Path(os.environ.get("HIVESIGHT_CHECKPOINTS", Path.home() / ".cache" / "hivesight" / "checkpoints"))
+WEIGHTS_DIR = HERE / "weights"
 RUNS_DIR = HERE / "runs"
 SPLITS_DIR = HERE / "splits"
-MIX = {HIVE: 0.45, BH: 0.4, CROPS: 0.15}
+MIX = {HIVE: 0.33, BACKYARD: 0.27, BH: 0.3, CROPS: 0.1}
 EXTRA_SHARE = 0.25  # of the draws, shared equally by the --extra folders (other cameras: the lever)
 
 
@@ -50,7 +55,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--data", type=Path, default=Path("../shared/datasets"))
     ap.add_argument("--extra", type=Path, nargs="*", default=[],
                     help="more YOLO dataset folders (images/, labels/, classes.txt), e.g. hivesight dataset export")
-    ap.add_argument("--exclude", choices=[HIVE, BH, CROPS], action="append", default=[],
+    ap.add_argument("--exclude", choices=[HIVE, BACKYARD, BH, CROPS], action="append", default=[],
                     help="train without this source (the generalisation protocol)")
     ap.add_argument("--leave-out-site", default=None,
                     help="train without this site's frames of the --extra folders (manifest.json's site)")
@@ -64,6 +69,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--freeze-steps", type=int, default=300, help="steps with the stem and stride-4 blocks frozen")
     ap.add_argument("--ema", type=float, default=0.999)
     ap.add_argument("--budget-min", type=float, default=0.0, help="stop (cosine schedule compressed) after this long")
+    ap.add_argument("--stop-after-min", type=float, default=0.0,
+                    help="end this process after this long, schedule unchanged: --resume continues it")
+    ap.add_argument("--bf16", action="store_true", help="forward pass under CPU/CUDA bfloat16 autocast")
     ap.add_argument("--save-every", type=int, default=100)
     ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     ap.add_argument("--workers", type=int, default=1)
@@ -98,6 +106,8 @@ def load_sources(a: argparse.Namespace) -> dict[str, list]:
     sources: dict[str, list] = {}
     if HIVE not in a.exclude:
         sources[HIVE] = load_hive(a.data, hive_train)
+    if BACKYARD not in a.exclude:
+        sources[BACKYARD] = load_backyard(a.data, "train")[: 3 if a.smoke else None]
     if BH not in a.exclude:
         sources[BH] = load_bh(a.data, "train")[: 6 if a.smoke else None]
     if CROPS not in a.exclude:
@@ -135,6 +145,28 @@ class Ema:
                 e.copy_(p)
 
 
+def save_atomic(obj: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)  # an interruption mid-write keeps the previous file whole
+
+
+def slim(ck: dict[str, Any]) -> dict[str, Any]:
+    """The checkpoint without the optimiser, its floats in fp16: small enough to commit."""
+    def half(sd: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        return {k: v.half() if v.dtype == torch.float32 else v for k, v in sd.items()}
+    return {k: v for k, v in ck.items() if k not in ("model", "ema", "opt")} | {
+        "model": half(ck["model"]), "ema": half(ck["ema"])}
+
+
+def warm_start(path: Path, net: torch.nn.Module, ema: torch.nn.Module) -> tuple[int, float]:
+    ck = torch.load(path, map_location="cpu", weights_only=False)
+    net.load_state_dict({k: v.float() if v.dtype == torch.float16 else v for k, v in ck["model"].items()})
+    ema.load_state_dict({k: v.float() if v.dtype == torch.float16 else v for k, v in ck["ema"].items()})
+    return int(ck["step"]), float(ck["wall_s"])
+
+
 def main(argv: list[str] | None = None) -> None:
     a = parse_args(argv)
     command = "python -m training.train " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))
@@ -169,9 +201,10 @@ def main(argv: list[str] | None = None) -> None:
     opt = torch.optim.AdamW(groups, lr=a.lr)
     ema = Ema(net, a.ema)
     step, wall = 0, 0.0
-    CKPT_DIR.mkdir(exist_ok=True)
+    CKPT_DIR.mkdir(parents=True, exist_ok=True)
     RUNS_DIR.mkdir(exist_ok=True)
     last = CKPT_DIR / f"{a.run}-last.pt"
+    weights = WEIGHTS_DIR / f"{a.run}.pt"
     if a.resume and last.exists():
         ck = torch.load(last, map_location="cpu", weights_only=False)
         net.load_state_dict(ck["model"])
@@ -179,6 +212,10 @@ def main(argv: list[str] | None = None) -> None:
         opt.load_state_dict(ck["opt"])
         step, wall = ck["step"], ck["wall_s"]
         print(f"resumed {last} at step {step} ({wall / 60:.1f} min in)", flush=True)
+    elif a.resume and weights.exists():
+        step, wall = warm_start(weights, net, ema.net)
+        print(f"warm-started from {weights} at step {step} ({wall / 60:.1f} min in); the optimiser starts afresh",
+              flush=True)
     warm = min(200, a.steps // 10 + 1)
 
     def progress(s: int, w: float) -> float:
@@ -194,7 +231,12 @@ def main(argv: list[str] | None = None) -> None:
 
     hardware = "CPU, 2 cores" if a.device == "cpu" else torch.cuda.get_device_name(0)
     log = (RUNS_DIR / f"{a.run}.log").open("a")
+    autocast = torch.autocast(a.device, dtype=torch.bfloat16, enabled=a.bf16)
+    started = time.time()
     while progress(step, wall) < 1.0:
+        if a.stop_after_min > 0 and time.time() - started >= a.stop_after_min * 60.0:
+            print(f"stopped after {a.stop_after_min} min at step {step}: --resume continues", flush=True)
+            return
         ds.epoch = step // a.save_every
         dl = DataLoader(ds, batch_size=a.batch, num_workers=a.workers, collate_fn=collate,
                         pin_memory=a.device == "cuda", persistent_workers=False)
@@ -209,7 +251,9 @@ def main(argv: list[str] | None = None) -> None:
                 g["lr"] = lr * (a.trunk_lr_scale if g["trunk"] else 1.0)
             t = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
             x = (t.pop("image").float() / 255.0).contiguous(memory_format=torch.channels_last)
-            losses = detection_loss(net(x), t)
+            with autocast:
+                raw = net(x)
+            losses = detection_loss(raw.float(), t)
             opt.zero_grad(set_to_none=True)
             losses["total"].backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
@@ -230,9 +274,9 @@ def main(argv: list[str] | None = None) -> None:
         ck = {"model": net.state_dict(), "ema": ema.net.state_dict(), "opt": opt.state_dict(), "step": step,
               "wall_s": wall, "command": command, "args": {k: str(v) for k, v in vars(a).items()},
               "hardware": hardware}
-        tmp = last.with_suffix(".tmp")
-        torch.save(ck, tmp)
-        os.replace(tmp, last)  # an interruption mid-write keeps the previous checkpoint whole
+        save_atomic(ck, last)
+        if not a.smoke:
+            save_atomic(slim(ck), weights)
     print(f"done: {step} steps in {wall / 60:.1f} min", flush=True)
     out = a.out or (RUNS_DIR / f"{a.run}-export")
     export(ema.net.cpu(), out, {"command": command, "steps": step, "train_minutes": round(wall / 60, 1),

@@ -15,6 +15,8 @@ const BUILT_IN: Record<string, EvalClass> = {
   'worker-bee-no-pollen': 'bee',
   'worker-bee-pollen': 'pollen',
   'drone-bee': 'drone',
+  // backyard-entrance labels 8 queens; the product has no queen class and counts her as a worker.
+  queen: 'bee',
   drone: 'drone',
   hornet: 'hornet',
   hornets: 'hornet',
