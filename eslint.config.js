@@ -68,6 +68,26 @@ export default tseslint.config(
     },
   },
   {
+    // A migration carries all it runs: an import of app code would change what an old migration
+    // does to a database that has not run it whenever the app changes (frozen copies live in
+    // migrations/frozen/).
+    files: ['migrations/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./',
+              message:
+                'A migration imports nothing outside migrations/: freeze a copy in migrations/frozen/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The benchmarks time engine internals (frame reader, ONNX session) and the fixture
     // generators draw with the engine's seeded random and tools so that fixtures stay in step.
     files: ['tests/bench/**', 'fixtures/**'],

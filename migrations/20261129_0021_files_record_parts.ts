@@ -7,8 +7,11 @@
 // alone now hold the parts and media_deleted_at (which empties the media URL) instead of the
 // records; media_deleted_at no longer fires the triggers. SQLite only, as 0008 and 0009.
 import type { Knex } from 'knex';
-import { STORED } from '../server/files/file-record.ts';
-import { installStoredRecords, removeStoredRecords } from '../server/files/stored-records.ts';
+import {
+  installStoredRecords,
+  removeStoredRecords,
+  STORED,
+} from './frozen/record-parts-20261129.ts';
 import { addStoredRecords } from './20261124_0008_files_stored_records.ts';
 import { createLocationIndex } from './20261124_0009_files_search_by_location.ts';
 

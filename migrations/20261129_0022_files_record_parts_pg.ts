@@ -1,14 +1,17 @@
 // Why: PostgreSQL built every record's JSON with json_build_array when answering, which was most
 // of a long search's database time (a quarter without keywords answers thousands of files), while
 // SQLite answers from stored parts (0021). PostgreSQL now stores the same parts, generated from
-// the record's one definition (server/files/file-record.ts `PG_STORED`) as generated columns, so
+// the record's one definition (server/files/file-record.ts `PG_STORED`, frozen in ./frozen/) as generated columns, so
 // existing files get theirs when the columns are added and PostgreSQL keeps them current; URLs
 // and the owner's e-mail are still composed when answering. The search's covering index (0012)
 // is replaced by one that holds the parts instead of the fields they are made of, and the list
 // gets one too, so that both answer from an index alone. PostgreSQL only: a no-op on SQLite.
 import type { Knex } from 'knex';
-import { PG_STORED } from '../server/files/file-record.ts';
-import { installPgStoredRecords, removePgStoredRecords } from '../server/files/stored-records.ts';
+import {
+  installPgStoredRecords,
+  PG_STORED,
+  removePgStoredRecords,
+} from './frozen/record-parts-20261129.ts';
 import * as searchCoveringIndex from './20261128_0012_files_search_covering_index_pg.ts';
 
 const SEARCH_INDEX = 'files_search_record_parts_pg_index';

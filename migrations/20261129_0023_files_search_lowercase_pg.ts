@@ -8,7 +8,7 @@
 // copies instead of the originals, so that a keyword's re-check reads the index, not the table.
 // PostgreSQL only: a no-op on SQLite, whose LIKE ignores ASCII case by itself.
 import type { Knex } from 'knex';
-import { PG_STORED } from '../server/files/file-record.ts';
+import { PG_STORED } from './frozen/record-parts-20261129.ts';
 import * as trigramIndexes from './20261123_0007_files_search_trigram_indexes.ts';
 import * as recordPartsPg from './20261129_0022_files_record_parts_pg.ts';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import * as frozen from '../../migrations/frozen/record-parts-20261129.ts';
 import {
+  PG_JSON_QUOTE,
   PG_STORED,
   SEARCH_FIELDS,
   STORED,
@@ -91,6 +93,22 @@ describe('the file record, defined once', () => {
     ]);
     expect(STORED.search.readsOwnerEmail).toBe(true);
     expect(canonicalSql(SEARCH_FIELDS)).toBe(CANONICAL);
+  });
+
+  // The migrations carry a frozen copy of what they installed (migrations/frozen/): the app must
+  // read what the newest of them installed, or a database at the head would answer wrongly.
+  it('reads the parts the newest migration installed', () => {
+    const installed = (layout: typeof STORED.list) => ({
+      parts: layout.parts.map(({ column, sql }) => ({ column, sql })),
+      readsColumns: layout.readsColumns,
+      readsOwnerEmail: layout.readsOwnerEmail,
+      answerColumns: layout.answerColumns,
+    });
+    expect(installed(STORED.list)).toEqual(frozen.STORED.list);
+    expect(installed(STORED.search)).toEqual(frozen.STORED.search);
+    expect(installed(PG_STORED.list)).toEqual(frozen.PG_STORED.list);
+    expect(installed(PG_STORED.search)).toEqual(frozen.PG_STORED.search);
+    expect(PG_JSON_QUOTE).toBe(frozen.PG_JSON_QUOTE);
   });
 
   it('composes the URLs between the stored parts when answering', () => {

@@ -9,10 +9,10 @@
  * API's URL shape lives here alone.
  *
  * Changing a list (or how a kind of field is spelled) changes what the databases store: add a
- * migration that drops the indexes holding the parts, calls `removeStoredRecords` and
- * `installStoredRecords` (stored-records.ts; their `Pg` twins on PostgreSQL) and re-creates the
- * indexes, as 0021 and 0022 do. file-record.test.ts pins the generated SQL of both databases so
- * that such a change cannot go unnoticed.
+ * migration with a frozen copy of the new parts (as migrations/frozen/record-parts-20261129.ts
+ * holds 0021-0023's) that drops the indexes holding the parts, removes and reinstalls them, and
+ * re-creates the indexes. file-record.test.ts checks that the app reads what the newest frozen
+ * copy installed, so that such a change cannot go unnoticed.
  */
 import type { FileRow } from './records.ts';
 import { FILE_URL_PREFIX, fileUrl, isoWithOffset } from './answer-forms.ts';
