@@ -54,5 +54,6 @@ export default defineConfig({
       },
     ],
     testTimeout: 30_000,
+    reporters: ['default', './tests/support/slowest-files-reporter.ts'],
   },
 });
