@@ -22,6 +22,7 @@ export { DEFAULT_LIMITS } from './media/limits.ts';
 export type { MediaTools } from './media/tools.ts';
 export { resolveMediaTools } from './media/tools.ts';
 export { Detector } from './detection/detector.ts';
+export { iou } from './detection/nms.ts';
 export { loadModelCard } from './detection/model-card.ts';
 export type { ModelCard } from './detection/model-card.ts';
 export * from './reports/index.ts';

@@ -6,7 +6,8 @@
  */
 import type { RawFrame } from '../types.ts';
 import { CropModel, cropExtent } from './crop-model.ts';
-import type { CropShape, FrameBox } from './crop-model.ts';
+import type { FrameBox } from './crop-model.ts';
+import type { CropShape } from './model-card.ts';
 import type { BoxRefinerCard } from './model-card.ts';
 import type { SessionFactory } from './session.ts';
 

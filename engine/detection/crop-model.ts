@@ -7,7 +7,7 @@
 import * as ort from 'onnxruntime-node';
 import { ModelError } from '../errors.ts';
 import type { RawFrame } from '../types.ts';
-import type { CropModelCard } from './model-card.ts';
+import type { CropModelCard, CropShape } from './model-card.ts';
 import { viewAxes } from './test-time.ts';
 import type { View } from './test-time.ts';
 import { LazySession, sessionOptions } from './session.ts';
@@ -26,7 +26,6 @@ export interface FrameBox {
  * subtype classifier's: the bee keeps its shape); `box`, `context` x each side of the box,
  * stretched to a square (the box refiner's: the box is always the middle of the crop).
  */
-export type CropShape = 'square' | 'box';
 
 /** Extent of the crop taken around `box`, in frame pixels: [width, height]. */
 export function cropExtent(box: FrameBox, context: number, shape: CropShape): [number, number] {

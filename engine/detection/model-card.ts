@@ -9,10 +9,12 @@ import { ModelError } from '../errors.ts';
 import { isProductClass, PRODUCT_CLASSES } from '../types.ts';
 import type { MediaKind, ProductClass } from '../types.ts';
 import { OUTPUT_FORMATS } from './adapters/index.ts';
-import type { CropShape } from './crop-model.ts';
 import { isView, viewAxes, VIEWS } from './test-time.ts';
 import type { View } from './test-time.ts';
 import type { AutoZoomCard } from './zoom.ts';
+
+/** How a crop model's input is cut around a box: a square on its longer side, or the box's own shape. */
+export type CropShape = 'square' | 'box';
 
 export interface ModelCard {
   name: string;

@@ -5,12 +5,12 @@
  * detection on nothing, or nothing there at all. Each kind calls for a different fix.
  */
 import type { ProductClass } from '../types.ts';
+import { iou } from '../detection/nms.ts';
 import type { EvalClass } from './labels.ts';
 import {
   IOU_THRESHOLD,
   assignMatches,
   countDifference,
-  iou,
   metricRows,
   shownAt,
   sliceImage,

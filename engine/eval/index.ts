@@ -4,7 +4,6 @@ export type { EvalClass, LabelMap } from './labels.ts';
 export { readDataset, parseYoloLabels, parseYamlNames } from './datasets.ts';
 export type { Dataset, BoxDataset, CropDataset, LabelledBox } from './datasets.ts';
 export {
-  iou,
   matchClass,
   averagePrecision,
   evaluateBoxes,

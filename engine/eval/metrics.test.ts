@@ -7,7 +7,6 @@ import {
   cropPrediction,
   evaluateBoxes,
   evaluateCrops,
-  iou,
   matchClass,
 } from './metrics.ts';
 import type { ImageEval, ScoreThresholds } from './metrics.ts';
@@ -23,14 +22,6 @@ const ELSEWHERE = box(50, 50, 10, 10);
 function beeRow(images: ImageEval[], thresholds = T) {
   return evaluateBoxes(images, { thresholds }).classes.bee!;
 }
-
-describe('iou', () => {
-  it('is intersection over union, 0 when apart', () => {
-    // inter 5x10 = 50, union 100 + 100 - 50 = 150
-    expect(iou(box(0, 0, 10, 10), box(5, 0, 10, 10))).toBeCloseTo(1 / 3);
-    expect(iou(A, B)).toBe(0);
-  });
-});
 
 describe('average precision (COCO 101-point, IoU 0.5)', () => {
   it('is 1 for perfect predictions', () => {

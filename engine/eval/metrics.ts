@@ -7,6 +7,7 @@
 import { HONEYBEE_CLASSES, PRODUCT_CLASSES } from '../types.ts';
 import type { Box, ProductClass } from '../types.ts';
 import type { EvalClass } from './labels.ts';
+import { iou } from '../detection/nms.ts';
 
 export interface GroundTruth {
   cls: EvalClass;
@@ -51,15 +52,6 @@ export interface BoxMetrics {
 }
 
 export const IOU_THRESHOLD = 0.5;
-
-export function iou(a: Box, b: Box): number {
-  const ix = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const iy = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  if (ix <= 0 || iy <= 0) return 0;
-  const inter = ix * iy;
-  const union = a.width * a.height + b.width * b.height - inter;
-  return union > 0 ? inter / union : 0;
-}
 
 export function thresholdFor(cls: ProductClass, thresholds: ScoreThresholds): number {
   return thresholds.perClass?.[cls] ?? thresholds.score;

@@ -11,7 +11,7 @@ import type { MediaLimits } from '../media/limits.ts';
 import { runTool, stderrTail } from '../media/run-tool.ts';
 import type { MediaTools } from '../media/tools.ts';
 import type { Box, ClassCounts, Track } from '../types.ts';
-import { iou } from './metrics.ts';
+import { iou } from '../detection/nms.ts';
 
 export const PAN_WINDOW = { width: 1920, height: 1080 };
 /** The window's default speed, in the picture's pixels per second. */
