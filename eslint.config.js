@@ -3,6 +3,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+const ENGINE_ENTRIES = {
+  regex: '(^|/)engine/(?!(index|vocabulary)\\.ts$)',
+  message: 'Import the engine from engine/index.ts or engine/vocabulary.ts.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -47,25 +52,39 @@ export default tseslint.config(
     // vocabulary.ts (types, errors, report helpers). Deep imports bypass both.
     files: ['bin/**', 'server/**', 'console/**', 'tests/**', 'migrations/**', 'fixtures/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)engine/(?!(index|vocabulary)\\.ts$)',
-              message: 'Import the engine from engine/index.ts or engine/vocabulary.ts.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [ENGINE_ENTRIES] }],
       'no-restricted-syntax': [
         'error',
         {
           selector: 'ImportExpression[source.value=/(^|\\/)engine\\/(?!(index|vocabulary)\\.ts$)/]',
-          message: 'Import the engine from engine/index.ts or engine/vocabulary.ts.',
+          message: ENGINE_ENTRIES.message,
         },
       ],
     },
+  },
+  {
+    // The research harness (lab/) serves tests and benchmarks; the product never imports it.
+    files: ['engine/**', 'bin/**', 'server/**', 'console/**'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ENGINE_ENTRIES,
+            {
+              regex: '(^|/)lab/',
+              message: 'The product does not import the research harness (lab/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The lab reads engine internals (tracker, media tools) as the benchmarks do.
+    files: ['lab/**'],
+    rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
   {
     // A migration carries all it runs: an import of app code would change what an old migration

@@ -14,6 +14,7 @@ export default defineConfig({
             'server/**/*.test.ts',
             'console/**/*.test.{ts,tsx}',
             'bin/**/*.test.ts',
+            'lab/**/*.test.ts',
           ],
         },
       },

@@ -34,11 +34,11 @@ import { fileURLToPath } from 'node:url';
 import {
   createEngine,
   DEFAULT_MODEL_PATH,
-  encodeFrameClip,
   gradeQuality,
   loadModelCard,
   QUALITY_THRESHOLDS,
 } from '../../engine/index.ts';
+import { encodeFrameClip } from '../../lab/index.ts';
 import type { QualityBound, QualitySignals, QualityThresholds } from '../../engine/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

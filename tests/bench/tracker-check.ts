@@ -28,20 +28,22 @@ import { fileURLToPath } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import {
   buildLabelMap,
-  centreDistance,
   createEngine,
   DEFAULT_MODEL_PATH,
-  encodeFrameClip,
-  labelledSequences,
   loadModelCard,
   readDataset,
+  trackerOptionsFor,
+} from '../../engine/index.ts';
+import {
+  centreDistance,
+  encodeFrameClip,
+  labelledSequences,
   scoreTracking,
   totalScore,
-  trackerOptionsFor,
   trackLabelledBoxes,
   trackObjects,
-} from '../../engine/index.ts';
-import type { FrameObjects, TrackingScore } from '../../engine/index.ts';
+} from '../../lab/index.ts';
+import type { FrameObjects, TrackingScore } from '../../lab/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);

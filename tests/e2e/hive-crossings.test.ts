@@ -21,7 +21,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   buildLabelMap,
   countTraffic,
-  labelledSequences,
   loadModelCard,
   parseEntrancePolygon,
   readCrossings,
@@ -29,9 +28,9 @@ import {
   resolveMediaTools,
   scoreCrossings,
   trackerOptionsFor,
-  trackLabelledBoxes,
   DEFAULT_LIMITS,
 } from '../../engine/index.ts';
+import { labelledSequences, trackLabelledBoxes } from '../../lab/index.ts';
 import type { CrossingScore } from '../../engine/index.ts';
 import { cachedFrameClip } from '../support/clip-cache.ts';
 

@@ -25,7 +25,8 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/index.ts';
 import * as ev from '../../engine/index.ts';
-import type { PanOutcome } from '../../engine/index.ts';
+import * as lab from '../../lab/index.ts';
+import type { PanOutcome } from '../../lab/index.ts';
 import { cachedFrameClip, cachedPanClip } from '../support/clip-cache.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -230,7 +231,7 @@ describe('model accuracy', { concurrent: true }, () => {
       );
       try {
         for (const analysis of ['fast', 'thorough'] as const) {
-          const predicted = await ev.predictClipFrames(clip, engine, { analysis });
+          const predicted = await lab.predictClipFrames(clip, engine, { analysis });
           expect(predicted).toHaveLength(50);
           const metrics = ev.evaluateBoxes(
             predicted.map((p, i) => ({
@@ -272,11 +273,11 @@ describe('model accuracy', { concurrent: true }, () => {
           const clip = await cachedPanClip(image.path, media.width, engine, { speed });
           const result = await engine.analyse(clip);
           expect(result.videoAnalysis).toBe('fast');
-          const labels = ev.panLabels(image.gt, media);
-          const offsetAt = ev.panOffsets(result, media.width, { speed });
-          outcomes.push(ev.scorePanTracks(result.tracks, result.counts, labels, offsetAt));
+          const labels = lab.panLabels(image.gt, media);
+          const offsetAt = lab.panOffsets(result, media.width, { speed });
+          outcomes.push(lab.scorePanTracks(result.tracks, result.counts, labels, offsetAt));
         }
-        const summary = ev.summarisePan(outcomes);
+        const summary = lab.summarisePan(outcomes);
         console.info(
           `hive-entrance val, clips panning ${speed} px/s (fast): honeybees per clip ${summary.honeybeeErrorPct.toFixed(1)} % ` +
             `(bias ${summary.honeybeeBiasPct.toFixed(1)} %), labelled ${JSON.stringify(summary.labelled)}, ` +

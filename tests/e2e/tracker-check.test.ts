@@ -20,16 +20,18 @@ import { describe, expect, it } from 'vitest';
 import {
   buildLabelMap,
   createEngine,
-  labelledSequences,
   loadModelCard,
   readDataset,
+  trackerOptionsFor,
+} from '../../engine/index.ts';
+import {
+  labelledSequences,
   scoreTracking,
   totalScore,
-  trackerOptionsFor,
   trackLabelledBoxes,
   trackObjects,
-} from '../../engine/index.ts';
-import type { LabelledSequence } from '../../engine/index.ts';
+} from '../../lab/index.ts';
+import type { LabelledSequence } from '../../lab/index.ts';
 import { cachedFrameClip } from '../support/clip-cache.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -12,14 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { encodeFrameClip, encodePanClip } from '../../engine/index.ts';
-import type {
-  FrameClip,
-  MediaInfo,
-  MediaLimits,
-  MediaTools,
-  PanSettings,
-} from '../../engine/index.ts';
+import { encodeFrameClip, encodePanClip } from '../../lab/index.ts';
+import type { MediaInfo, MediaLimits, MediaTools } from '../../engine/index.ts';
+import type { FrameClip, PanSettings } from '../../lab/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = path.join(ROOT, 'tmp', 'clip-cache');

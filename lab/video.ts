@@ -8,16 +8,16 @@
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CorruptMediaError } from '../errors.ts';
-import type { MediaLimits } from '../media/limits.ts';
-import { probeMedia } from '../media/probe.ts';
-import { runTool, stderrTail } from '../media/run-tool.ts';
-import type { MediaTools } from '../media/tools.ts';
-import type { MediaInfo, VideoAnalysis } from '../types.ts';
-import { frameMedia, readVideoFrames } from '../video-frames.ts';
-import type { VideoFrameSizer } from '../video-frames.ts';
-import type { EvalDetector, PredictedImage } from './predict.ts';
-import { EVAL_SCORE_THRESHOLD } from './predict.ts';
+import { CorruptMediaError } from '../engine/errors.ts';
+import type { MediaLimits } from '../engine/media/limits.ts';
+import { probeMedia } from '../engine/media/probe.ts';
+import { runTool, stderrTail } from '../engine/media/run-tool.ts';
+import type { MediaTools } from '../engine/media/tools.ts';
+import type { MediaInfo, VideoAnalysis } from '../engine/types.ts';
+import { frameMedia, readVideoFrames } from '../engine/video-frames.ts';
+import type { VideoFrameSizer } from '../engine/video-frames.ts';
+import type { EvalDetector, PredictedImage } from '../engine/eval/predict.ts';
+import { EVAL_SCORE_THRESHOLD } from '../engine/eval/predict.ts';
 
 export interface FrameClip {
   file: string;

@@ -6,12 +6,12 @@
  * the window's offset at each hit, sits on one label, which tells a doubled track, a track on no
  * label and an insect typed wrong apart. Used by `training/pan_clips.ts` and the accuracy test.
  */
-import { CorruptMediaError } from '../errors.ts';
-import type { MediaLimits } from '../media/limits.ts';
-import { runTool, stderrTail } from '../media/run-tool.ts';
-import type { MediaTools } from '../media/tools.ts';
-import type { Box, ClassCounts, Track } from '../types.ts';
-import { iou } from '../detection/nms.ts';
+import { CorruptMediaError } from '../engine/errors.ts';
+import type { MediaLimits } from '../engine/media/limits.ts';
+import { runTool, stderrTail } from '../engine/media/run-tool.ts';
+import type { MediaTools } from '../engine/media/tools.ts';
+import type { Box, ClassCounts, Track } from '../engine/types.ts';
+import { iou } from '../engine/detection/nms.ts';
 
 export const PAN_WINDOW = { width: 1920, height: 1080 };
 /** The window's default speed, in the picture's pixels per second. */

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFfmpeg } from '../../fixtures/index.ts';
-import { CorruptMediaError } from '../errors.ts';
-import { readFrames } from '../media/frames.ts';
-import { probeMedia } from '../media/probe.ts';
-import { limits, rejection, tempDir, tools } from '../media/test-support.ts';
-import type { Box, Track } from '../types.ts';
+import { runFfmpeg } from '../fixtures/index.ts';
+import { CorruptMediaError } from '../engine/errors.ts';
+import { readFrames } from '../engine/media/frames.ts';
+import { probeMedia } from '../engine/media/probe.ts';
+import { limits, rejection, tempDir, tools } from '../engine/media/test-support.ts';
+import type { Box, Track } from '../engine/types.ts';
 import { encodePanClip, panLabels, panOffset, scorePanTracks, summarisePan } from './pan.ts';
 
 let dir: string;

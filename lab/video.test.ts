@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeJpeg } from '../../fixtures/index.ts';
-import { CorruptMediaError } from '../errors.ts';
-import { limits, rejection, tempDir, tools } from '../media/test-support.ts';
-import { readFrames } from '../media/frames.ts';
+import { makeJpeg } from '../fixtures/index.ts';
+import { CorruptMediaError } from '../engine/errors.ts';
+import { limits, rejection, tempDir, tools } from '../engine/media/test-support.ts';
+import { readFrames } from '../engine/media/frames.ts';
 import { encodeFrameClip } from './video.ts';
 
 let dir: string;

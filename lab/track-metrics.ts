@@ -5,13 +5,13 @@
  * IDF1, identity switches, fragmentations, and the unique-count error that the product reports.
  * Pure: boxes in, figures out.
  */
-import { iou } from '../detection/nms.ts';
-import { Tracker } from '../tracking/tracker.ts';
-import type { TrackerOptions } from '../tracking/tracker.ts';
-import { makeDetection } from '../detection/detection.ts';
-import { isProductClass } from '../types.ts';
-import type { Box, ProductClass, Track } from '../types.ts';
-import type { LabelledBox } from './datasets.ts';
+import { iou } from '../engine/detection/nms.ts';
+import { Tracker } from '../engine/tracking/tracker.ts';
+import type { TrackerOptions } from '../engine/tracking/tracker.ts';
+import { makeDetection } from '../engine/detection/detection.ts';
+import { isProductClass } from '../engine/types.ts';
+import type { Box, ProductClass, Track } from '../engine/types.ts';
+import type { LabelledBox } from '../engine/eval/datasets.ts';
 
 /** What one frame holds: objects with an identity (ground truth or a tracker's). */
 export interface FrameObjects {

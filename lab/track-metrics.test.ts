@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Box } from '../types.ts';
+import type { Box } from '../engine/types.ts';
 import {
   centreDistance,
   linkIdentities,
