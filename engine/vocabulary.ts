@@ -24,6 +24,8 @@ export {
   TRAFFIC_FRAME_COLUMNS,
 } from './reports/frame-csv.ts';
 export type { FrameCsvOptions, FrameCsvRow } from './reports/frame-csv.ts';
+export { csvFixed, csvText, writeCsv } from './reports/csv.ts';
+export type { CsvCell, CsvFixed } from './reports/csv.ts';
 export { honeybeeShare, SUMMARY_CSV_COLUMNS, summaryCsv } from './reports/summary-csv.ts';
 export type { SummaryCsvInput } from './reports/summary-csv.ts';
 export { motTracks } from './reports/mot.ts';
