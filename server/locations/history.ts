@@ -8,6 +8,7 @@
 import type { Knex } from 'knex';
 import type { ClassCounts } from '../../engine/vocabulary.ts';
 import { honeybeeShare, writeCsv } from '../../engine/vocabulary.ts';
+import { calendarDay } from '../clock.ts';
 import { ValidationError } from '../errors.ts';
 import { typed } from '../files/access.ts';
 import type { StoredSummary } from '../files/records.ts';
@@ -46,19 +47,14 @@ export interface HistoryRange {
   timeZone: string;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 function dayOf(raw: unknown, field: 'from' | 'to'): string | null {
   if (raw === undefined || raw === '') return null;
-  const valid =
-    typeof raw === 'string' &&
-    DAY.test(raw) &&
-    new Date(`${raw}T00:00:00Z`).toISOString().slice(0, 10) === raw;
-  if (!valid)
+  const day = calendarDay(raw);
+  if (day === null)
     throw ValidationError.of({
-      [field]: `The ${field === 'from' ? 'start' : 'end'} date must be a day written YYYY-MM-DD.`,
+      [field]: `The ${field === 'from' ? 'start' : 'end'} date must be a real day written YYYY-MM-DD.`,
     });
-  return raw;
+  return day;
 }
 
 function zoneOf(raw: unknown): string {
