@@ -1,9 +1,10 @@
 /**
  * Issue 54 through the real `hivesight` CLI: a picture named like a spreadsheet formula comes
- * back escaped in summary.csv (item 2).
+ * back escaped in summary.csv (item 2), and an entrance polygon that crosses itself is refused
+ * before anything is analysed, with the reason (item 8).
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,5 +60,13 @@ describe.skipIf(!hasModel)('hivesight CSV and entrance input', () => {
     expect(header).toMatch(/^file,kind,/);
     // The name holds no comma or quote needing CSV quotes: the cell is the name after a '.
     expect(row!.startsWith(`'${FORMULA_NAME},image,`)).toBe(true);
+  });
+
+  it('refuses an entrance polygon that crosses itself (exit 2), analysing nothing', async () => {
+    await writeFile(path.join(dir, 'bowtie.json'), '[[0,0],[1,1],[1,0.2],[0,1]]');
+    const run = await hivesight(['analyze', FORMULA_NAME, '--entrance-file', 'bowtie.json']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/--entrance-file bowtie\.json: .*crosses itself/);
+    expect(existsSync(path.join(dir, 'hivesight-results'))).toBe(false);
   });
 });
