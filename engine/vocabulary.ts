@@ -24,9 +24,11 @@ export {
   TRAFFIC_FRAME_COLUMNS,
 } from './reports/frame-csv.ts';
 export type { FrameCsvOptions, FrameCsvRow } from './reports/frame-csv.ts';
+export { csvFixed, csvText, writeCsv } from './reports/csv.ts';
+export type { CsvCell, CsvFixed } from './reports/csv.ts';
 export { honeybeeShare, SUMMARY_CSV_COLUMNS, summaryCsv } from './reports/summary-csv.ts';
 export type { SummaryCsvInput } from './reports/summary-csv.ts';
 export { motTracks } from './reports/mot.ts';
-export { parseEntranceLine, parseEntrancePolygon } from './traffic/entrance.ts';
+export { MAX_POLYGON_POINTS, parseEntranceLine, parseEntrancePolygon } from './traffic/entrance.ts';
 export { readCrossings, scoreCrossings } from './traffic/crossings.ts';
 export type { CrossingScore, LabelledCrossing } from './traffic/crossings.ts';

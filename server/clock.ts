@@ -15,6 +15,17 @@ export function today(clock: Clock): string {
   return clock.now().toISOString().slice(0, 10);
 }
 
+/**
+ * `value` when it is a real calendar day written YYYY-MM-DD, else null: 2026-13-01, 2026-00-01
+ * and 2026-12-32 are no day (Date refuses them) and 2026-02-30 is none either (Date would roll
+ * it over to March). Every day a request names goes through here.
+ */
+export function calendarDay(value: unknown): string | null {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const t = Date.parse(`${value}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === value ? value : null;
+}
+
 /** A clock tests can move: `clock.advance(ms)`. */
 export class ManualClock implements Clock {
   private t: number;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnalysisResult, ClassCounts, FrameResult } from '../types.ts';
+import { csvFixed, csvText, writeCsv } from './csv.ts';
 import { FRAME_CSV_COLUMNS, frameCsv } from './frame-csv.ts';
 import { SUMMARY_CSV_COLUMNS, summaryCsv } from './summary-csv.ts';
 
@@ -147,5 +148,32 @@ describe('summaryCsv', () => {
 
   it('writes just the header for no files', () => {
     expect(summaryCsv([])).toBe(SUMMARY_CSV_COLUMNS.join(',') + '\n');
+  });
+
+  it('escapes a file name a spreadsheet would run as a formula', () => {
+    const csv = summaryCsv([result("=2+5*cmd|' -c calc'!A0.jpg", 'image', counts(1, 0, 0), 0)]);
+    expect(csv.split('\n')[1]).toMatch(/^'=2\+5\*cmd\|' -c calc'!A0\.jpg,image,0\.000,1,1,/);
+  });
+});
+
+describe('writeCsv', () => {
+  it('puts an apostrophe before every text cell that could start a formula', () => {
+    for (const start of ['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']) {
+      expect(csvText(`${start}1+1`), JSON.stringify(start)).toBe(`'${start}1+1`);
+    }
+    for (const plain of ['hive 1', "'quoted", ' =1', '2026-06-01', '', 'a=b']) {
+      expect(csvText(plain)).toBe(plain);
+    }
+  });
+
+  it('escapes text and keeps numbers, negative ones included, as numbers', () => {
+    const csv = writeCsv(
+      ['name', 'net', 'pct', 'flag', 'none'],
+      [
+        ['-Hive', -3, csvFixed(-1.5, 2), true, null],
+        ['@hive\r\nx', 0, csvFixed(Number.NaN, 2), false, undefined],
+      ],
+    );
+    expect(csv).toBe('name,net,pct,flag,none\n\'-Hive,-3,-1.50,true,\n"\'@hive\r\nx",0,,false,\n');
   });
 });

@@ -2,9 +2,10 @@
  * Per-frame report CSV (decisions.md section 2): one row per analysed frame. A class the model
  * cannot detect leaves its cell empty, never 0. `wasps` and `hornets` are research columns.
  */
-import { stringify } from 'csv-stringify/sync';
 import { HONEYBEE_CLASSES } from '../types.ts';
 import type { FrameResult, ProductClass, Traffic } from '../types.ts';
+import type { CsvCell } from './csv.ts';
+import { csvFixed, writeCsv } from './csv.ts';
 
 export const FRAME_CSV_COLUMNS = [
   'frame',
@@ -52,21 +53,17 @@ export function frameCsv(
   const events = (result.traffic?.events ?? []).filter((e) => HONEYBEE_CLASSES.includes(e.cls));
   const columns = [...frameCsvColumns(options), ...(result.traffic ? TRAFFIC_FRAME_COLUMNS : [])];
   const upTo = (f: FrameCsvRow, kind: 'in' | 'out') =>
-    String(events.filter((e) => e.kind === kind && e.frame <= f.index).length);
+    events.filter((e) => e.kind === kind && e.frame <= f.index).length;
   const rows = result.frames.map((f) =>
-    columns.map((column) => {
+    columns.map((column): CsvCell => {
       if (column === 'bees_in_cumulative') return upTo(f, 'in');
       if (column === 'bees_out_cumulative') return upTo(f, 'out');
-      if (column === 'frame') return String(f.index);
-      if (column === 'time_s') return f.timeS.toFixed(3);
-      if (column === 'bee_coverage_pct') return f.beeCoveragePct.toFixed(2);
-      return countCell(f.counts[COUNT_COLUMNS[column]!]);
+      if (column === 'frame') return f.index;
+      if (column === 'time_s') return csvFixed(f.timeS, 3);
+      if (column === 'bee_coverage_pct') return csvFixed(f.beeCoveragePct, 2);
+      // null: a class the model cannot detect, an empty cell.
+      return f.counts[COUNT_COLUMNS[column]!];
     }),
   );
-  return stringify(rows, { header: true, columns });
-}
-
-/** A count cell: empty for "not available". */
-export function countCell(value: number | null | undefined): string {
-  return value === null || value === undefined ? '' : String(value);
+  return writeCsv(columns, rows);
 }

@@ -9,6 +9,8 @@ export {
   TRAFFIC_FRAME_COLUMNS,
 } from './frame-csv.ts';
 export type { FrameCsvOptions, FrameCsvRow } from './frame-csv.ts';
+export { csvFixed, csvText, writeCsv } from './csv.ts';
+export type { CsvCell, CsvFixed } from './csv.ts';
 export { honeybeeShare, SUMMARY_CSV_COLUMNS, summaryCsv } from './summary-csv.ts';
 export type { SummaryCsvInput } from './summary-csv.ts';
 export { motTracks } from './mot.ts';

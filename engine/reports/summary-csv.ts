@@ -4,10 +4,9 @@
  * cannot detect the class. The count columns are unique insects (tracks for a video); the
  * appended `mean_bees_on_screen` / `peak_bees_on_screen` are honeybees per sampled frame.
  */
-import { stringify } from 'csv-stringify/sync';
 import type { AnalysisResult, ClassCounts, Traffic } from '../types.ts';
 import { honeybeesOnScreen } from './counts.ts';
-import { countCell } from './frame-csv.ts';
+import { csvFixed, writeCsv } from './csv.ts';
 
 export const SUMMARY_CSV_COLUMNS = [
   'file',
@@ -59,27 +58,28 @@ export function summaryCsv(results: readonly SummaryCsvInput[]): string {
     const pollenPct = honeybeeShare(r.counts, 'pollen');
     const dronesPct = honeybeeShare(r.counts, 'drone');
     const onScreen = honeybeesOnScreen(r.frames);
+    const pct = (v: number | null) => (v === null ? null : csvFixed(v, 2));
     return [
       r.file,
       r.media.kind,
-      r.media.durationS.toFixed(3),
-      String(r.frames.length),
-      countCell(r.counts.bee),
-      countCell(r.counts.pollen),
-      countCell(r.counts.drone),
-      countCell(r.counts.wasp),
-      countCell(r.counts.hornet),
-      pollenPct === null ? '' : pollenPct.toFixed(2),
-      dronesPct === null ? '' : dronesPct.toFixed(2),
-      r.beeCoveragePct.toFixed(2),
+      csvFixed(r.media.durationS, 3),
+      r.frames.length,
+      r.counts.bee,
+      r.counts.pollen,
+      r.counts.drone,
+      r.counts.wasp,
+      r.counts.hornet,
+      pct(pollenPct),
+      pct(dronesPct),
+      csvFixed(r.beeCoveragePct, 2),
       `${r.model.name}@${r.model.version}`,
       r.analysedAt,
-      onScreen ? onScreen.meanHoneybees.toFixed(2) : '',
-      onScreen ? String(onScreen.peakHoneybees) : '',
-      r.quality?.grade ?? '',
-      countCell(r.traffic?.beesIn),
-      countCell(r.traffic?.beesOut),
+      onScreen ? csvFixed(onScreen.meanHoneybees, 2) : null,
+      onScreen ? onScreen.peakHoneybees : null,
+      r.quality?.grade ?? null,
+      r.traffic?.beesIn,
+      r.traffic?.beesOut,
     ];
   });
-  return stringify(rows, { header: true, columns: [...SUMMARY_CSV_COLUMNS] });
+  return writeCsv(SUMMARY_CSV_COLUMNS, rows);
 }

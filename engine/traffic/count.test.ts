@@ -195,4 +195,30 @@ describe('parsing an entrance', () => {
     ).toThrow(/flat/);
     expect(() => parseEntrancePolygon({ points: [] })).toThrow(RangeError);
   });
+
+  it('refuses polygons that cross or touch themselves, fold back or enclose no area', () => {
+    const refused: Array<[number[][], RegExp]> = [
+      [[[0, 0], [1, 1], [1, 0.2], [0, 1]], /crosses itself: the edge from \(0, 0\) to \(1, 1\) meets the edge from \(1, 0.2\) to \(0, 1\)/],
+      [[[0, 0], [1, 1], [1, 0], [0, 1]], /crosses itself/], // a symmetric bow tie: signed area 0
+      // A figure eight touching itself at (0.5, 0.5).
+      [[[0, 0], [0.5, 0.5], [1, 0], [1, 1], [0.5, 0.5], [0, 1]], /crosses itself/],
+      [[[0, 0], [1, 0], [0.5, 0], [0.5, 1]], /turns back on its own edge at \(1, 0\)/],
+      [[[0.2, 0.2], [0.2, 0.2], [0.8, 0.2], [0.5, 0.9]], /corner \(0.2, 0.2\) twice in a row/],
+      [[[0, 0], [0.5, 0.5], [1, 1], [0.25, 0.25]], /flat: its points lie on one line/],
+      [[[0.5, 0.5], [0.5005, 0.5], [0.5, 0.5005]], /flat: it encloses almost no area/],
+      [Array.from({ length: 33 }, (_, i) => [0.5 + 0.4 * Math.cos(i / 5.3), 0.5 + 0.4 * Math.sin(i / 5.3)]), /at most 32 points/],
+    ]; // prettier-ignore
+    for (const [points, message] of refused)
+      expect(() => parseEntrancePolygon(points), JSON.stringify(points)).toThrow(message);
+  });
+
+  it('accepts simple polygons, concave ones and straight corners included', () => {
+    const accepted = [
+      [[0.1, 0.1], [0.9, 0.1], [0.9, 0.9], [0.1, 0.9]],
+      [[0, 0], [1, 0], [1, 1], [0.5, 0.2], [0, 1]], // concave (an arrow head)
+      [[0, 0], [0.5, 0], [1, 0], [1, 1]], // a corner on a straight edge
+      [[0.08, 0.4148], [0.89, 0.5698], [0.89, 0.7176], [0.08, 0.563]],
+    ]; // prettier-ignore
+    for (const points of accepted) expect(parseEntrancePolygon(points).points).toEqual(points);
+  });
 });

@@ -36,20 +36,107 @@ export function parseEntranceLine(text: string): Entrance {
   };
 }
 
-/** Reads a polygon: a JSON array of at least three [x, y] points, frame-relative. */
+/** A polygon drawn by hand has a handful of corners; more is a mistake or abuse. */
+export const MAX_POLYGON_POINTS = 32;
+
+/**
+ * Reads a polygon: a JSON array of 3 to 32 [x, y] points, frame-relative, making a simple
+ * polygon (its edges meet only where consecutive edges share a corner) that encloses an area.
+ * A crossed one (a bow tie) has no one inside: the even-odd rule would count a bee in one lobe
+ * as inside and in the gap between the lobes as outside. Throws a RangeError naming what is
+ * wrong, for a usage message; the server and the CLI both read polygons here.
+ */
 export function parseEntrancePolygon(value: unknown): Entrance {
   const ok =
     Array.isArray(value) &&
-    value.length >= 3 &&
     value.every((p) => Array.isArray(p) && p.length === 2 && p.every(inUnit));
-  if (!ok) {
+  if (!ok || value.length < 3) {
     throw new RangeError(
       'an entrance polygon is a JSON array of at least three [x, y] points from 0 to 1',
     );
   }
+  if (value.length > MAX_POLYGON_POINTS)
+    throw new RangeError(`an entrance polygon has at most ${MAX_POLYGON_POINTS} points`);
   const points = (value as [number, number][]).map(([x, y]): Point => [x, y]);
-  if (Math.abs(polygonArea(points)) < 1e-6) throw new RangeError('the entrance polygon is flat');
+  const problem = polygonProblem(points);
+  if (problem) throw new RangeError(problem);
   return { kind: 'polygon', points };
+}
+
+const at = ([x, y]: Point) => `(${+x.toFixed(3)}, ${+y.toFixed(3)})`;
+/** Below this a cross product counts as zero (coordinates are 0-1). */
+const EPSILON = 1e-12;
+
+function cross(o: Point, a: Point, b: Point): number {
+  return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+}
+
+function orientation(o: Point, a: Point, b: Point): number {
+  const c = cross(o, a, b);
+  return Math.abs(c) < EPSILON ? 0 : Math.sign(c);
+}
+
+/** `p`, on the line through a and b, lies on the segment between them. */
+function within(a: Point, b: Point, p: Point): boolean {
+  return (
+    Math.min(a[0], b[0]) <= p[0] &&
+    p[0] <= Math.max(a[0], b[0]) &&
+    Math.min(a[1], b[1]) <= p[1] &&
+    p[1] <= Math.max(a[1], b[1])
+  );
+}
+
+/** The closed segments ab and cd share a point (crossing, touching or overlapping). */
+function segmentsMeet(a: Point, b: Point, c: Point, d: Point): boolean {
+  const o1 = orientation(a, b, c);
+  const o2 = orientation(a, b, d);
+  const o3 = orientation(c, d, a);
+  const o4 = orientation(c, d, b);
+  if (o1 !== o2 && o3 !== o4) return true;
+  return (
+    (o1 === 0 && within(a, b, c)) ||
+    (o2 === 0 && within(a, b, d)) ||
+    (o3 === 0 && within(c, d, a)) ||
+    (o4 === 0 && within(c, d, b))
+  );
+}
+
+/** Why the points make no simple polygon with an area, or null when they do. */
+function polygonProblem(points: readonly Point[]): string | null {
+  const n = points.length;
+  const next = (i: number) => points[(i + 1) % n]!;
+  for (let i = 0; i < n; i++) {
+    if (Math.hypot(next(i)[0] - points[i]![0], next(i)[1] - points[i]![1]) < 1e-9)
+      return `the entrance polygon has the corner ${at(points[i]!)} twice in a row`;
+  }
+  // All on one line: every pair of edges would fold back, so say what it is.
+  const first = points[0]!;
+  const far = points.reduce((f, p) =>
+    Math.hypot(p[0] - first[0], p[1] - first[1]) > Math.hypot(f[0] - first[0], f[1] - first[1])
+      ? p
+      : f,
+  );
+  const length = Math.hypot(far[0] - first[0], far[1] - first[1]);
+  if (points.every((p) => Math.abs(cross(first, far, p)) / length < 1e-6))
+    return 'the entrance polygon is flat: its points lie on one line';
+  for (let i = 0; i < n; i++) {
+    // Consecutive edges share a corner; they may not turn straight back along each other.
+    const [a, corner, b] = [points[i]!, next(i), next(i + 1)];
+    const back = (a[0] - corner[0]) * (b[0] - corner[0]) + (a[1] - corner[1]) * (b[1] - corner[1]);
+    if (orientation(a, corner, b) === 0 && back > 0)
+      return `the entrance polygon crosses itself: it turns back on its own edge at ${at(corner)}`;
+    for (let j = i + 2; j < n; j++) {
+      if (i === 0 && j === n - 1) continue; // the last edge ends where the first starts
+      if (segmentsMeet(points[i]!, next(i), points[j]!, next(j)))
+        return (
+          `the entrance polygon crosses itself: the edge from ${at(points[i]!)} to ${at(next(i))} ` +
+          `meets the edge from ${at(points[j]!)} to ${at(next(j))}`
+        );
+    }
+  }
+  if (Math.abs(polygonArea(points)) < 1e-6)
+    return 'the entrance polygon is flat: it encloses almost no area';
+  return null;
 }
 
 function inUnit(v: unknown): v is number {

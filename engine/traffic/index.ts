@@ -1,6 +1,7 @@
 export {
   entranceDistance,
   entranceSide,
+  MAX_POLYGON_POINTS,
   parseEntranceLine,
   parseEntrancePolygon,
 } from './entrance.ts';

@@ -5,14 +5,14 @@
  *   images/<site>-f<file>-<frame>.jpg   the still the correction was made on
  *   labels/<same>.txt                   one `class cx cy w h` line per box, normalised
  *   classes.txt                         the class names, in the eval's built-in vocabulary
- *   manifest.json                       per frame: site (hashed location), camera size, date,
- *                                       consent time, reviewed; so training splits by site
+ *   manifest.json                       per frame: site (the location's keyed hash, site-key.ts),
+ *                                       camera size, date, consent time, reviewed; so training
+ *                                       splits by site
  *
  * Only frames whose owner's consent is on at export time are written; a revoked consent drops
  * them from every later export. The folder must be new or empty, so an old export's frames are
  * never left beside a new one.
  */
-import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
@@ -21,6 +21,7 @@ import { typed } from '../files/access.ts';
 import { storedPath } from '../files/storage.ts';
 import type { CorrectionRow } from './frames.ts';
 import { toCorrection } from './frames.ts';
+import { siteHash, siteKey } from './site-key.ts';
 import { stillsDir } from './stills.ts';
 
 /** classes.txt, in class-index order: names the eval maps to bee, pollen, drone, wasp, hornet. */
@@ -35,7 +36,7 @@ export const EXPORT_CLASSES: ReadonlyArray<[ProductClass, string]> = [
 export interface ManifestFrame {
   image: string;
   label: string;
-  /** Hash of the owner and the location name: one per hive, never the name itself. */
+  /** Keyed hash of the owner and the location name (site-key.ts): one per hive, never the name. */
   site: string;
   width: number;
   height: number;
@@ -60,14 +61,6 @@ export interface Manifest {
 }
 
 export class ExportFolderNotEmpty extends Error {}
-
-/** The hashed site of a hive: stable across exports, not reversible without the name. */
-export function siteHash(userId: number, location: string): string {
-  return createHash('sha256')
-    .update(`hivesight-site\n${userId}\n${location.trim().toLowerCase()}`)
-    .digest('hex')
-    .slice(0, 12);
-}
 
 interface ExportRow extends CorrectionRow {
   owner_id: number;
@@ -140,6 +133,7 @@ export async function exportDataset(
   await mkdir(path.join(opts.outDir, 'images'), { recursive: true });
   await mkdir(path.join(opts.outDir, 'labels'), { recursive: true });
   const rows = await exportableFrames(db, opts);
+  const key = await siteKey(opts.dataDir);
   const frames: ManifestFrame[] = [];
   let skipped = 0;
   for (const row of rows) {
@@ -149,7 +143,7 @@ export async function exportDataset(
       skipped += 1;
       continue;
     }
-    const site = siteHash(Number(row.owner_id), row.location);
+    const site = siteHash(key, Number(row.owner_id), row.location);
     const recorded = recordedAt(row.file_summary_json);
     const stem = `${site}-f${c.fileId}-${String(c.index).padStart(5, '0')}`;
     await copyFile(still, path.join(opts.outDir, 'images', `${stem}.jpg`));

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { PayloadTooLarge } from '../errors.ts';
+import { cleanText, clip } from '../text.ts';
 import type { Clock } from '../clock.ts';
 import type { AppContext } from '../context.ts';
 import { enqueueJob } from '../queue/jobs-repository.ts';
@@ -86,7 +87,7 @@ export async function ingestFile(deps: IngestDeps, request: IngestRequest): Prom
     const now = clock.now().toISOString();
     const base = {
       user_id: request.userId,
-      original_name: cleanName(file.originalName),
+      original_name: uploadName(file.originalName) || 'upload',
       stored_name: storedName,
       kind: info.kind,
       format: info.format,
@@ -135,12 +136,13 @@ export async function ingestFile(deps: IngestDeps, request: IngestRequest): Prom
   }
 }
 
-function cleanName(name: string): string {
-  const base = path
-    .basename(name.replace(/\\/g, '/'))
-    .replace(/\p{Cc}/gu, '')
-    .trim();
-  return (base || 'upload').slice(0, 255);
+/**
+ * The name an upload is shown under: its last path segment (a browser or a crafted request may
+ * send `..\\..\\evil.png` or `/etc/x`), cleaned by the text rule, at most 255 characters; empty
+ * when nothing visible is left (upload.ts refuses that).
+ */
+export function uploadName(raw: string): string {
+  return clip(cleanText(path.basename(raw.replace(/\\/g, '/'))), 255).trim();
 }
 
 /** The database side of `ingestFile` for one user: their quota, plan priority and the queue. */

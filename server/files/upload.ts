@@ -11,9 +11,10 @@ import { PayloadTooLarge, ValidationError } from '../errors.ts';
 import { NUL_MESSAGE, hasNul } from '../middleware/body.ts';
 import type { AppContext, SessionUser } from '../context.ts';
 import { today } from '../clock.ts';
+import { cleanText } from '../text.ts';
 import { userLocations } from '../users/repo.ts';
 import { engineFor } from './engine.ts';
-import { ingestFile, ingestStore } from './ingest.ts';
+import { ingestFile, ingestStore, uploadName } from './ingest.ts';
 import { planFor, sizeText } from './plans.ts';
 import { uploadQuota } from './quotas.ts';
 import type { FileRow } from './records.ts';
@@ -25,6 +26,8 @@ export const FIELD_MESSAGES = {
   location: 'Select a location for this upload.',
 } as const;
 
+const INVISIBLE_NAME =
+  'The file name has no visible characters. Rename the file and upload it again.';
 const TEXT_FIELDS = new Set(['file_description', 'location', 'email_address']);
 const MAX_DESCRIPTION = 5000;
 
@@ -145,6 +148,8 @@ export async function handleUpload(
     );
     if (!part)
       throw new ValidationError(FIELD_MESSAGES.file_data, { file_data: FIELD_MESSAGES.file_data });
+    if (uploadName(part.originalname) === '')
+      throw ValidationError.of({ file_data: INVISIBLE_NAME });
   } catch (err) {
     await removeQuietly(part?.path);
     throw err;
@@ -173,14 +178,18 @@ function validateFields(
     if (typeof value !== 'string') throw new ValidationError(`Send the ${key} field once.`);
     if (hasNul(value)) throw new ValidationError(NUL_MESSAGE, { [key]: NUL_MESSAGE });
   }
-  const description = typeof form.file_description === 'string' ? form.file_description.trim() : '';
-  const location = typeof form.location === 'string' ? form.location.trim() : '';
+  const text = (v: unknown) => (typeof v === 'string' ? cleanText(v) : '');
+  const description = text(form.file_description);
+  const location = text(form.location);
+  // The chosen location as stored: one saved before names were cleaned is found by its
+  // cleaned name, and the file keeps the location's stored name.
+  const chosen = locations.find((l) => cleanText(l) === location);
   const problems: Record<string, string> = {};
   if (!hasFile) problems.file_data = FIELD_MESSAGES.file_data;
   if (description === '') problems.file_description = FIELD_MESSAGES.file_description;
   else if (description.length > MAX_DESCRIPTION)
     problems.file_description = `Keep the description under ${MAX_DESCRIPTION} characters.`;
-  if (location === '' || !locations.includes(location)) problems.location = FIELD_MESSAGES.location;
-  if (Object.keys(problems).length > 0) throw ValidationError.of(problems);
-  return { description, location };
+  if (location === '' || chosen === undefined) problems.location = FIELD_MESSAGES.location;
+  if (Object.keys(problems).length > 0 || chosen === undefined) throw ValidationError.of(problems);
+  return { description, location: chosen };
 }

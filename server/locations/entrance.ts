@@ -1,20 +1,22 @@
 /**
  * A hive location's entrance (issue 43): a line or polygon in frame-relative coordinates, stored
  * as JSON in locations.entrance_json (migration 0015). Its owner and administrators read and set
- * it; the queue worker counts a location's videos against it. The geometry rules are the
- * engine's (`parseEntranceLine` / `parseEntrancePolygon`), so the server and the CLI refuse the
- * same entrances.
+ * it; the queue worker counts a location's videos against it. The geometry rules (points, the
+ * polygon's corner count, a simple polygon with an area) are the engine's (`parseEntranceLine` /
+ * `parseEntrancePolygon`), so the server and the CLI refuse the same entrances.
  */
 import type { Knex } from 'knex';
-import type { Entrance } from '../../engine/vocabulary.ts';
-import { parseEntranceLine, parseEntrancePolygon } from '../../engine/vocabulary.ts';
+import type { Entrance, Point } from '../../engine/vocabulary.ts';
+import {
+  MAX_POLYGON_POINTS,
+  parseEntranceLine,
+  parseEntrancePolygon,
+} from '../../engine/vocabulary.ts';
 import type { SessionUser } from '../context.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { typed } from '../files/access.ts';
 
 export const LOCATION_NOT_FOUND = 'Location not found.';
-/** A polygon drawn by hand has a handful of corners; more is a mistake or abuse. */
-export const MAX_POLYGON_POINTS = 32;
 
 export interface LocationRow {
   id: number;
@@ -33,12 +35,30 @@ export function parseLocationId(raw: string | undefined): number {
 /** Stored JSON back to an entrance; anything unreadable counts as none. */
 export function storedEntrance(json: string | null | undefined): Entrance | null {
   if (!json) return null;
+  let value: unknown;
   try {
-    return entranceFrom(JSON.parse(json));
+    value = JSON.parse(json);
+    return entranceFrom(value);
   } catch {
-    return null;
+    return savedBeforeShapeRules(value);
   }
 }
+
+/**
+ * A polygon saved before polygons had to be simple (issue 54) is still the location's entrance,
+ * counted as it was: the owner sees it and redraws it, and only a new save must be simple.
+ */
+function savedBeforeShapeRules(value: unknown): Entrance | null {
+  const { kind, points } = (value ?? {}) as { kind?: unknown; points?: unknown };
+  if (kind !== 'polygon' || !Array.isArray(points) || points.length < 3) return null;
+  if (points.length > MAX_POLYGON_POINTS || !points.every(pointOk)) return null;
+  return { kind, points: (points as [number, number][]).map(([x, y]): Point => [x, y]) };
+}
+
+const pointOk = (p: unknown) =>
+  Array.isArray(p) &&
+  p.length === 2 &&
+  p.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1);
 
 /**
  * Reads `{ kind: 'line' | 'polygon', points: [[x, y], ...] }` with every coordinate from 0 to 1.
@@ -52,10 +72,6 @@ export function entranceFrom(value: unknown): Entrance {
   if (kind !== 'line' && kind !== 'polygon')
     throw bad('The entrance kind must be "line" or "polygon".');
   if (!Array.isArray(points)) throw bad('The entrance needs its points: [[x, y], ...].');
-  const pointOk = (p: unknown) =>
-    Array.isArray(p) &&
-    p.length === 2 &&
-    p.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1);
   if (!points.every(pointOk))
     throw bad(
       'Each entrance point is [x, y] with x and y from 0 to 1 (a share of the frame width and height).',
@@ -66,8 +82,6 @@ export function entranceFrom(value: unknown): Entrance {
       if (pts.length !== 2) throw new RangeError('An entrance line has exactly two points.');
       return parseEntranceLine(pts.flat().join(','));
     }
-    if (pts.length > MAX_POLYGON_POINTS)
-      throw new RangeError(`An entrance polygon has at most ${MAX_POLYGON_POINTS} points.`);
     if (pts.length < 3) throw new RangeError('An entrance polygon needs at least three points.');
     return parseEntrancePolygon(pts);
   } catch (err) {

@@ -6,14 +6,13 @@
  * series are the same whatever the owner's plan.
  */
 import type { Knex } from 'knex';
-import { stringify } from 'csv-stringify/sync';
 import type { ClassCounts } from '../../engine/vocabulary.ts';
-import { honeybeeShare } from '../../engine/vocabulary.ts';
+import { honeybeeShare, writeCsv } from '../../engine/vocabulary.ts';
+import { calendarDay } from '../clock.ts';
 import { ValidationError } from '../errors.ts';
 import { typed } from '../files/access.ts';
 import type { StoredSummary } from '../files/records.ts';
 import { isoWithOffset } from '../files/answer-forms.ts';
-import { csvSafe } from '../routes/admin.ts';
 import type { LocationRow } from './entrance.ts';
 
 export interface HistoryPoint {
@@ -48,19 +47,14 @@ export interface HistoryRange {
   timeZone: string;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 function dayOf(raw: unknown, field: 'from' | 'to'): string | null {
   if (raw === undefined || raw === '') return null;
-  const valid =
-    typeof raw === 'string' &&
-    DAY.test(raw) &&
-    new Date(`${raw}T00:00:00Z`).toISOString().slice(0, 10) === raw;
-  if (!valid)
+  const day = calendarDay(raw);
+  if (day === null)
     throw ValidationError.of({
-      [field]: `The ${field === 'from' ? 'start' : 'end'} date must be a day written YYYY-MM-DD.`,
+      [field]: `The ${field === 'from' ? 'start' : 'end'} date must be a real day written YYYY-MM-DD.`,
     });
-  return raw;
+  return day;
 }
 
 function zoneOf(raw: unknown): string {
@@ -205,26 +199,25 @@ export const HISTORY_CSV_COLUMNS = [
 
 /** The series as CSV, one row per point; empty cells where a figure does not apply. */
 export function historyCsv(points: readonly HistoryPoint[]): string {
-  const cell = (v: string | number | null) => (v === null ? '' : String(v));
-  return stringify(
+  return writeCsv(
+    HISTORY_CSV_COLUMNS,
     points.map((p) => [
-      cell(p.file_id),
-      csvSafe(p.name), // a file name is the user's text
+      p.file_id,
+      p.name,
       p.kind,
       p.recorded_at,
       p.time_source,
-      cell(p.duration_s),
-      cell(p.honeybees),
-      cell(p.unique_bees_per_minute),
-      cell(p.bees_in),
-      cell(p.bees_out),
-      cell(p.net_flow),
-      cell(p.loops),
-      cell(p.in_per_minute),
-      cell(p.out_per_minute),
-      cell(p.pollen_pct),
-      cell(p.drones_pct),
+      p.duration_s,
+      p.honeybees,
+      p.unique_bees_per_minute,
+      p.bees_in,
+      p.bees_out,
+      p.net_flow,
+      p.loops,
+      p.in_per_minute,
+      p.out_per_minute,
+      p.pollen_pct,
+      p.drones_pct,
     ]),
-    { header: true, columns: [...HISTORY_CSV_COLUMNS] },
   );
 }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Router } from '@koa/router';
-import { stringify } from 'csv-stringify/sync';
+import { writeCsv } from '../../engine/vocabulary.ts';
 import type { AppContext } from '../context.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { usersWithProducts } from '../users/repo.ts';
@@ -18,11 +18,6 @@ const DOWNLOADABLE = new Set([USERS_CSV]);
 
 export function exportsDir(dataDir: string): string {
   return path.join(dataDir, 'exports');
-}
-
-/** Spreadsheet formula injection guard: a cell starting with = + - @ is prefixed with '. */
-export function csvSafe(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
 export function adminRoutes(app: AppContext): Router {
@@ -44,32 +39,27 @@ export function adminRoutes(app: AppContext): Router {
 
   router.post('/api/get-all-users', app.requireAdmin, async (ctx) => {
     const rows = await usersWithProducts(app.db);
-    const csv = stringify(
-      rows.map((r) =>
-        [
-          r.email,
-          r.name,
-          r.role,
-          r.created_at,
-          r.product_name ?? '',
-          r.start_date ?? '',
-          r.end_date ?? '',
-          isLookalikeEmail(r.email) ? 'true' : 'false',
-        ].map(csvSafe),
-      ),
-      {
-        header: true,
-        columns: [
-          'email',
-          'name',
-          'role',
-          'created_at',
-          'product_name',
-          'start_date',
-          'end_date',
-          'lookalike_email',
-        ],
-      },
+    const csv = writeCsv(
+      [
+        'email',
+        'name',
+        'role',
+        'created_at',
+        'product_name',
+        'start_date',
+        'end_date',
+        'lookalike_email',
+      ],
+      rows.map((r) => [
+        r.email,
+        r.name,
+        r.role,
+        r.created_at,
+        r.product_name,
+        r.start_date,
+        r.end_date,
+        isLookalikeEmail(r.email),
+      ]),
     );
     const dir = exportsDir(app.config.dataDir);
     await fsp.mkdir(dir, { recursive: true });

@@ -23,7 +23,7 @@ import {
   setPassword,
 } from '../users/repo.ts';
 import { activeProducts } from '../users/plans.ts';
-import { stripBidiControls } from '../users/unicode.ts';
+import { cleanText } from '../text.ts';
 import { today } from '../clock.ts';
 
 export { MIN_PASSWORD_LENGTH } from '../auth/password-rules.ts';
@@ -106,7 +106,7 @@ export function authRoutes(app: AppContext): Router {
       'registrations from your network',
     );
     const body = bodyOf(ctx);
-    const name = stripBidiControls(stringField(body, 'name')).trim();
+    const name = cleanText(stringField(body, 'name'));
     const email = stringField(body, 'email');
     const password = typeof body.password === 'string' ? body.password : '';
     const confirm = typeof body.confirmPassword === 'string' ? body.confirmPassword : '';

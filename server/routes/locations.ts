@@ -12,6 +12,7 @@ import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import { typed } from '../files/access.ts';
 import { filesRepository } from '../files/repository.ts';
 import { bodyOf } from '../middleware/body.ts';
+import { cleanText } from '../text.ts';
 import { MAX_LOCATIONS } from './auth.ts';
 
 export interface LocationEntry {
@@ -26,7 +27,8 @@ const LOCATION_NOT_FOUND = 'Location not found.';
 
 function nameFrom(body: unknown): string {
   const raw = (body as { name?: unknown } | null)?.name;
-  const name = typeof raw === 'string' ? raw.trim() : '';
+  // Cleaned as every stored name is: a name of invisible characters only is no name.
+  const name = typeof raw === 'string' ? cleanText(raw) : '';
   if (name === '') throw ValidationError.of({ name: 'Enter a name for the hive location.' });
   if (name.length > NAME_LIMIT)
     throw ValidationError.of({ name: `Location names are at most ${NAME_LIMIT} characters.` });

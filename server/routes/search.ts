@@ -7,6 +7,7 @@
 import { Router } from '@koa/router';
 import type { Knex } from 'knex';
 import type { AppContext } from '../context.ts';
+import { calendarDay } from '../clock.ts';
 import { ValidationError } from '../errors.ts';
 import { dbClient } from '../db.ts';
 import { bodyOf } from '../middleware/body.ts';
@@ -15,16 +16,13 @@ import type { FileRow } from '../files/records.ts';
 import { SEARCH_FIELDS, recordColumns, searchRecord } from '../files/file-record.ts';
 import { recordsJson } from '../files/record-json.ts';
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MAX_KEYWORDS = 20;
 
-export function parseDay(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const m = DATE_RE.exec(value.trim());
-  if (!m) return null;
-  const d = new Date(`${m[0]}T00:00:00.000Z`);
-  // Rejects 2025-02-30 and friends, which Date silently rolls over.
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === m[0] ? m[0] : null;
+/** Why a search date is refused: missing (both are needed) or not a real day. */
+function dayProblem(text: string, which: 'start' | 'end'): string {
+  return text === ''
+    ? 'Choose a start and end date to run the search.'
+    : `The ${which} date must be a real day written YYYY-MM-DD.`;
 }
 
 /**
@@ -101,16 +99,16 @@ export function searchRoutes(app: AppContext): Router {
   const router = new Router();
   router.post('/api/search-results-files', app.requireAdmin, async (ctx) => {
     const body = bodyOf(ctx);
-    const start = parseDay(body.start_date);
-    const end = parseDay(body.end_date);
+    const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+    const start = calendarDay(text(body.start_date));
+    const end = calendarDay(text(body.end_date));
     const problems: Record<string, string> = {};
-    if (!start) problems.start_date = 'Choose a start and end date to run the search.';
-    if (!end) problems.end_date = 'Choose a start and end date to run the search.';
+    if (!start) problems.start_date = dayProblem(text(body.start_date), 'start');
+    if (!end) problems.end_date = dayProblem(text(body.end_date), 'end');
     if (start && end && start > end)
       problems.end_date = 'The start date needs to be before the end date.';
     if (Object.keys(problems).length > 0 || !start || !end) throw ValidationError.of(problems);
 
-    const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
     const query = searchQuery(app.readDb, {
       start,
       end,

@@ -5,7 +5,7 @@ import type { Role } from '../auth/sessions.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { Conflict } from '../errors.ts';
 import type { ProductName } from './plans.ts';
-import { stripBidiControls } from './unicode.ts';
+import { clip, cleanText } from '../text.ts';
 
 export interface UserRow {
   id: number;
@@ -40,7 +40,7 @@ export async function createUser(
     }
     const row = {
       email,
-      name: stripBidiControls(input.name).trim(),
+      name: cleanText(input.name),
       password_hash: passwordHash,
       role: input.role ?? 'USER',
       created_at: clock.now().toISOString(),
@@ -65,13 +65,13 @@ export async function createUser(
   });
 }
 
-/** Trimmed, empty entries dropped, de-duplicated (case-insensitively), order kept. */
+/** Cleaned (server/text.ts), empty entries dropped, de-duplicated (case-insensitively), order kept. */
 export function cleanLocations(raw: unknown[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const entry of raw) {
     if (typeof entry !== 'string') continue;
-    const name = entry.trim().slice(0, 200);
+    const name = clip(cleanText(entry), 200);
     if (name === '' || seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());
     out.push(name);

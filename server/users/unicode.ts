@@ -1,16 +1,8 @@
 /**
- * Unicode hygiene for what one user shows another (names, e-mail addresses in admin lists).
- * Bidi controls reorder the text around them ("Bob\u202Enimda" reads "Bobadmin"), so they are
- * taken out of stored names; look-alike addresses ("pаypal" with a Cyrillic а) are flagged for
+ * Unicode hygiene for e-mail addresses in admin lists (stored names follow the text rule of
+ * server/text.ts): look-alike addresses ("pаypal" with a Cyrillic а) are flagged for
  * administrators rather than refused, since a genuine address may use any script.
  */
-
-/** U+202A-202E (embeddings, overrides), U+2066-2069 (isolates), U+200E/200F, U+061C (marks). */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/gu;
-
-export function stripBidiControls(text: string): string {
-  return text.replace(BIDI_CONTROLS, '');
-}
 
 /** Scripts whose letters are commonly used to imitate Latin ones. */
 const SCRIPTS: ReadonlyArray<[string, RegExp]> = [

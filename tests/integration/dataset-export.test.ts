@@ -4,13 +4,15 @@
  * a new export leaves it out; `--reviewed-only` keeps only frames an admin reviewed; a used
  * folder is refused; and `hivesight eval` scores the shipped model on the export unchanged.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
-import { exportDataset, siteHash } from '../../server/corrections/export.ts';
+import { exportDataset } from '../../server/corrections/export.ts';
+import { SITE_KEY_FILE, siteHash, siteKey } from '../../server/corrections/site-key.ts';
 import type { Manifest } from '../../server/corrections/export.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
@@ -65,7 +67,8 @@ describe.each(DB_KINDS)('dataset export on %s', (kind) => {
     const consent = await owner.client.post('/api/account/training-consent', { consent: true });
     const consentAt = consent.json<{ consent_at: string }>().consent_at;
     const on = await exportTo('on');
-    const mine = on.frames.filter((f) => f.site === siteHash(owner.id, 'Apiary North'));
+    const key = await siteKey(t.server.dataDir);
+    const mine = on.frames.filter((f) => f.site === siteHash(key, owner.id, 'Apiary North'));
     expect(mine).toHaveLength(1);
     const frame = mine[0]!;
     expect(frame).toMatchObject({ width: 640, height: 480, boxes: 5, reviewed: false, time_s: 0 });
@@ -74,6 +77,10 @@ describe.each(DB_KINDS)('dataset export on %s', (kind) => {
     expect(frame.date_from).toBe('upload');
     const dir = path.join(tmp, `${kind}-on`);
     expect(JSON.stringify(on)).not.toContain('Apiary North');
+    // Keyed (issue 54): the installation's key file, private, and no guessable sha256.
+    expect(fs.statSync(path.join(t.server.dataDir, SITE_KEY_FILE)).mode & 0o777).toBe(0o600);
+    const guess = createHash('sha256').update(`hivesight-site\n${owner.id}\napiary north`);
+    expect(frame.site.startsWith(guess.digest('hex').slice(0, 12))).toBe(false);
     expect(fs.readFileSync(path.join(dir, 'classes.txt'), 'utf8').split('\n')[1]).toBe(
       'worker-bee-pollen',
     );
@@ -137,7 +144,11 @@ describe.each(DB_KINDS)('dataset export on %s', (kind) => {
       expect(exported.exitCode).toBe(0);
       expect(exported.stdout).toMatch(/^Wrote \d+ corrected frames? from \d+ sites? to /);
       const manifest = readManifest(out);
-      expect(manifest.frames.some((f) => f.site === siteHash(owner.id, 'Orchard Hill'))).toBe(true);
+      // Another process (the CLI) read the same key: the same site as the test process computes.
+      const key = await siteKey(t.server.dataDir);
+      expect(manifest.frames.some((f) => f.site === siteHash(key, owner.id, 'Orchard Hill'))).toBe(
+        true,
+      );
       const again = await execa('node', [CLI, 'dataset', 'export', '--out', out], {
         reject: false,
         env,
