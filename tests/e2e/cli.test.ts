@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'bin/hivesight.mjs');
@@ -529,14 +530,6 @@ describe.skipIf(!hasModel)('eval', { concurrent: true }, () => {
   });
 });
 
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 90_000) {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe.skipIf(!hasModel)('watch', () => {
   it('analyses new files once, records failures, survives a restart and stops on SIGINT', async () => {
     const inbox = path.join(dir, 'inbox');
@@ -553,14 +546,18 @@ describe.skipIf(!hasModel)('watch', () => {
     const args = ['watch', inbox, '--out', out, '--settle-ms', '200'];
 
     const first = hivesight(args);
-    await waitFor(() => existsSync(path.join(out, 'first.csv')), 'first.csv');
+    await waitFor('first.csv', () => existsSync(path.join(out, 'first.csv')), 90_000);
     await copyFile(path.join(dir, 'bad.mp4'), path.join(inbox, 'broken.mp4'));
     await copyFile(path.join(dir, 'photo.png'), path.join(inbox, 'second.png'));
     await writeFile(path.join(inbox, 'notes.txt'), 'not media');
-    await waitFor(async () => {
-      const { files } = await readState();
-      return files['broken.mp4']?.status === 'failed' && files['second.png']?.status === 'done';
-    }, 'broken.mp4 failed and second.png done');
+    await waitFor(
+      'broken.mp4 failed and second.png done',
+      async () => {
+        const { files } = await readState();
+        return files['broken.mp4']?.status === 'failed' && files['second.png']?.status === 'done';
+      },
+      90_000,
+    );
     expect(existsSync(path.join(out, 'second.preview.jpg'))).toBe(true);
     const summary = (await readFile(path.join(out, 'summary.csv'), 'utf8')).trim().split(/\r?\n/);
     expect(summary.slice(1).map((l) => l.split(',')[0])).toEqual(['first.jpg', 'second.png']);
@@ -578,7 +575,7 @@ describe.skipIf(!hasModel)('watch', () => {
     const second = hivesight(args);
     let stderr = '';
     second.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await waitFor(() => /ready/.test(stderr), 'the restarted watcher');
+    await waitFor('the restarted watcher', () => /ready/.test(stderr), 90_000);
     // That nothing is analysed again can only be watched for a while. The files seen before
     // come back from the folder scan after `--settle-ms` (200 ms) of stable size; 1.5 s covers
     // that several times over on a loaded machine.

@@ -24,6 +24,7 @@ import {
   insertFile,
   userWithLocations,
 } from './files-helpers.ts';
+import { waitFor } from '../support/wait.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok)
@@ -52,20 +53,6 @@ async function makeVideo(seconds: number, file?: string): Promise<Buffer> {
   const data = fs.readFileSync(out);
   fs.rmSync(dir, { recursive: true, force: true });
   return data;
-}
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 90_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const fileRow = async (server: TestServer, id: number) =>

@@ -9,14 +9,7 @@ import { filesRepository } from '../../server/files/repository.ts';
 import { startRetentionSchedule } from '../../server/files/retention-schedule.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';
-
-async function waitFor(what: string, fn: () => Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { waitFor } from '../support/wait.ts';
 
 describe.each(DB_KINDS)('retention schedule on %s', (kind) => {
   const clock = new ManualClock('2030-01-01T12:00:00.000Z');

@@ -14,6 +14,8 @@ import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import { createDb } from '../../server/db.ts';
 import { PG_URL } from '../support/postgres.ts';
+import { waitFor } from '../support/wait.ts';
+export { waitFor };
 
 export { PG_URL, postgresAnswers } from '../support/postgres.ts';
 
@@ -201,30 +203,6 @@ export async function startCli(
     throw new Error(`${name} did not start (${outcome}):\n${lines.slice(-30).join('\n')}`);
   }
   return proc;
-}
-
-/** Polls `fn` every `everyMs` until it returns something truthy: short, so a wait ends with its condition. */
-export async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 120_000,
-  everyMs = 50,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(
-        `timed out waiting for ${what}${lastError ? ` (last error: ${lastError instanceof Error ? lastError.message : JSON.stringify(lastError)})` : ''}`,
-      );
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 /** A cookie-keeping HTTP client (like the integration tests' TestClient, without vitest). */
