@@ -17,7 +17,7 @@ import type { FrameLook } from './quality/frame-look.ts';
 import { gradeQuality, qualitySignals } from './quality/grade.ts';
 import { frameMedia, readVideoFrames } from './video-frames.ts';
 import type { MediaTools } from './media/tools.ts';
-import { beeCoverage, countFrame, countTracks } from './reports/counts.ts';
+import { beeCoverage, countFrame, uniqueCounts } from './reports/counts.ts';
 import { previewSize, renderPreview } from './reports/preview.ts';
 import { Tracker, trackerOptionsFor } from './tracking/tracker.ts';
 import { countTraffic } from './traffic/count.ts';
@@ -212,7 +212,7 @@ export async function analyseFile(
   const tracks = media.kind === 'video' ? tracker.finish() : [];
   const counts =
     media.kind === 'video'
-      ? countTracks(tracks, identity.classes)
+      ? uniqueCounts(tracks, frames, identity.classes)
       : (frames[0]?.counts ?? countFrame([], identity.classes));
   const beeCoveragePct =
     frames.length === 0 ? 0 : frames.reduce((sum, f) => sum + f.beeCoveragePct, 0) / frames.length;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { makeDetection } from '../detection/detection.ts';
 import type { ProductClass, Track } from '../types.ts';
-import { beeCoverage, countFrame, countTracks, honeybeesOnScreen, unionArea } from './counts.ts';
+import {
+  beeCoverage,
+  countFrame,
+  countTracks,
+  honeybeesOnScreen,
+  unionArea,
+  uniqueCounts,
+} from './counts.ts';
 
 const d = (cls: ProductClass, x: number, y: number, w: number, h: number) =>
   makeDetection(cls, 0.9, { x, y, width: w, height: h });
@@ -39,6 +46,39 @@ describe('countFrame / countTracks', () => {
       wasp: null,
       hornet: 0,
     });
+  });
+});
+
+describe('uniqueCounts', () => {
+  const t = (id: number, cls: ProductClass): Track => ({
+    id,
+    cls,
+    firstFrame: 0,
+    lastFrame: 1,
+    hits: 2,
+    boxes: [],
+  });
+  const frame = (bee: number, pollen: number, drone: number, hornet = 0) => ({
+    counts: { bee, pollen, drone, wasp: null, hornet },
+  });
+
+  it('is never below the most of a class one frame shows, re-typing surplus worker tracks', () => {
+    // Five tracks, four typed worker and one drone; a frame shows 3 drones and 2 workers at once.
+    const tracks = [t(1, 'bee'), t(2, 'bee'), t(3, 'bee'), t(4, 'bee'), t(5, 'drone')];
+    const counts = uniqueCounts(tracks, [frame(2, 0, 3), frame(1, 0, 1)], AVAILABLE);
+    expect(counts).toEqual({ bee: 2, pollen: 0, drone: 3, wasp: null, hornet: 0 });
+  });
+
+  it('adds what no other type has to spare, and raises hornets to their peak', () => {
+    const counts = uniqueCounts([t(1, 'bee'), t(2, 'pollen')], [frame(1, 2, 0, 1)], AVAILABLE);
+    expect(counts).toEqual({ bee: 1, pollen: 2, drone: 0, wasp: null, hornet: 1 });
+  });
+
+  it('leaves tracks that agree with the frames as they are', () => {
+    const tracks = [t(1, 'bee'), t(2, 'bee'), t(3, 'pollen')];
+    expect(uniqueCounts(tracks, [frame(1, 1, 0), frame(2, 0, 0)], AVAILABLE)).toEqual(
+      countTracks(tracks, AVAILABLE),
+    );
   });
 });
 

@@ -40,6 +40,43 @@ export function countTracks(
 }
 
 /**
+ * A video's unique insects per class: its tracks, made to agree with its frames. No class can
+ * have fewer individuals than one frame shows of it at once, yet a track takes one class for all
+ * its hits, so three drones seen together whose tracks were mostly typed worker read "1 drone
+ * (unique)" beside a frame of 3. Where a honeybee type is below its peak, tracks are re-typed to
+ * it from the honeybee types with more tracks than their own peak (the largest surplus first),
+ * which keeps the honeybee total; only what no surplus covers is added. Hornets and wasps are
+ * raised to their peak.
+ */
+export function uniqueCounts(
+  tracks: readonly Track[],
+  frames: readonly { counts: ClassCounts }[],
+  available: readonly ProductClass[],
+): ClassCounts {
+  const counts = countTracks(tracks, available);
+  const peak = (cls: ProductClass) => Math.max(0, ...frames.map((f) => f.counts[cls] ?? 0));
+  for (const cls of PRODUCT_CLASSES) {
+    const n = counts[cls];
+    if (n === null || n >= peak(cls)) continue;
+    let need = peak(cls) - n;
+    counts[cls] = peak(cls);
+    if (HONEYBEE_CLASSES.includes(cls)) {
+      const donors = HONEYBEE_CLASSES.filter((d) => d !== cls && counts[d] !== null)
+        .map((d) => ({ d, surplus: (counts[d] ?? 0) - peak(d) }))
+        .filter(({ surplus }) => surplus > 0)
+        .sort((a, b) => b.surplus - a.surplus);
+      for (const { d, surplus } of donors) {
+        const moved = Math.min(need, surplus);
+        counts[d] = (counts[d] ?? 0) - moved;
+        need -= moved;
+        if (need === 0) break;
+      }
+    }
+  }
+  return counts;
+}
+
+/**
  * The on-screen figures (decisions.md section 2): honeybees (bee + pollen + drone) seen per
  * sampled frame, averaged and at their highest. They answer "how busy is the entrance", which
  * the unique-insect counts do not: one bee resting on the board for the whole clip is one

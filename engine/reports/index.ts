@@ -1,4 +1,11 @@
-export { beeCoverage, countFrame, countTracks, honeybeesOnScreen, unionArea } from './counts.ts';
+export {
+  beeCoverage,
+  countFrame,
+  countTracks,
+  honeybeesOnScreen,
+  unionArea,
+  uniqueCounts,
+} from './counts.ts';
 export type { OnScreen } from './counts.ts';
 export {
   COUNT_COLUMNS,

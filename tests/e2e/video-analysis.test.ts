@@ -3,17 +3,24 @@
  * frame from ../shared/datasets (skips with a message when it is absent), looped into a short
  * H.264 clip: thorough analysis must detect every sampled frame as the photo itself is detected
  * (the photos' path: their detector, views, detail classifier), up to what the video codec
- * changes in the pixels; and the still scene's unique insects must be the ones a frame shows.
+ * changes in the pixels; the still scene's unique insects must be the ones a frame shows; and on
+ * consecutive real frames no type's unique count is below what one frame shows of it (issue 57).
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, PRODUCT_CLASSES } from '../../engine/index.ts';
+import {
+  createEngine,
+  DEFAULT_LIMITS,
+  PRODUCT_CLASSES,
+  resolveMediaTools,
+} from '../../engine/index.ts';
 import type { Detection, Engine } from '../../engine/index.ts';
 import { iou } from '../../engine/index.ts';
 import { runFfmpeg } from '../../fixtures/index.ts';
-import { HIVE_FRAME, hiveFramePresent } from '../support/hive-frame.ts';
+import { cachedFrameClip } from '../support/clip-cache.ts';
+import { HIVE_FRAME, HIVE_VAL_FRAMES, hiveFramePresent } from '../support/hive-frame.ts';
 
 const FRAME = HIVE_FRAME;
 
@@ -84,4 +91,20 @@ describe.skipIf(!present)('thorough video analysis on a hive frame', () => {
     expect(fast.frames).toHaveLength(10);
     expect(fast.counts.bee).toBeGreaterThan(0);
   }, 120_000);
+
+  it('never counts fewer unique insects of a type than one frame shows of it', async () => {
+    // 15 consecutive validation frames of the hive clip: bees walk, types flicker between frames.
+    const clip = await cachedFrameClip(
+      HIVE_VAL_FRAMES.slice(0, 15),
+      { tools: resolveMediaTools(), limits: { ...DEFAULT_LIMITS, timeoutMs: 600_000 } },
+      { fps: 5 },
+    );
+    const result = await engine.analyse(clip.file);
+    expect(result.frames).toHaveLength(15);
+    for (const cls of PRODUCT_CLASSES) {
+      const peak = Math.max(...result.frames.map((f) => f.counts[cls] ?? 0));
+      if (result.counts[cls] === null) continue;
+      expect(result.counts[cls], cls).toBeGreaterThanOrEqual(peak);
+    }
+  }, 600_000);
 });

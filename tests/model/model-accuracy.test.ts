@@ -14,7 +14,7 @@
  *   hive-entrance val as an H.264 clip, read and detected as analyseFile does a video (through
  *   the eval library: the CLI's eval takes pictures): MIN_VIDEO_AP50 and MAX_VIDEO_COUNT_ERROR_PCT
  *   for the fast (default) and thorough video analyses
- *   every fifth hive val frame filmed by a window panning across it (engine/eval/pan.ts) at
+ *   every fifth hive val frame filmed by a window panning across it (lab/pan.ts) at
  *   240 and 480 px/s, analysed on the fast path: unique honeybees per clip within MAX_PAN_PCT's
  *   error of the labels, and its bias
  */
@@ -65,7 +65,7 @@ const MIN_VIDEO_AP50 = {
 };
 const MAX_VIDEO_COUNT_ERROR_PCT = { fast: 7.5, thorough: 6.5 };
 // Moving footage: every fifth hive val frame filmed by a 1920x1080 window panning across it
-// (engine/eval/pan.ts), on the fast path. Above 0.11.2's unique honeybees per clip against the
+// (lab/pan.ts), on the fast path. Above 0.11.2's unique honeybees per clip against the
 // labels, with the tracker following the scene's shift: at 240 px/s 8.1 % off, bias +1.2 %; at
 // 480 px/s (about a bee's length a sampled frame) 7.4 %, -0.6 % (0.11.1: 8.5 %, +0.4 %). Each
 // track predicted by its own motion alone, 0.11.1 gave 9.4 %, +3.5 % and 40.1 %, +40.1 % (0.11.0,

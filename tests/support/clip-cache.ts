@@ -1,7 +1,7 @@
 /**
  * Clips the end-to-end tests encode from labelled frames (x264 on 4K pictures: seconds to
  * minutes each), kept under tmp/clip-cache/ by what makes them: the bytes of every input
- * picture, the encoder's source file (engine/eval/video.ts or pan.ts, so that a changed recipe
+ * picture, the encoder's source file (lab/video.ts or pan.ts, so that a changed recipe
  * is a new key), the options, ffmpeg's version and the number of cores (x264's output depends on
  * its thread count). A later run reads the same clip back instead of encoding it again; the
  * tests then analyse exactly what a fresh encode would give them.
@@ -19,8 +19,8 @@ import type { FrameClip, PanSettings } from '../../lab/index.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = path.join(ROOT, 'tmp', 'clip-cache');
 const RECIPES = {
-  frames: path.join(ROOT, 'engine/eval/video.ts'),
-  pan: path.join(ROOT, 'engine/eval/pan.ts'),
+  frames: path.join(ROOT, 'lab/video.ts'),
+  pan: path.join(ROOT, 'lab/pan.ts'),
 };
 /** Clips unused this long are deleted, so that keys no test asks for any more do not pile up. */
 const UNUSED_MS = 14 * 24 * 3600 * 1000;

@@ -8,9 +8,13 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HIVE = path.resolve(ROOT, '../shared/datasets/hive-entrance/images');
-const FIRST_VAL = readFileSync(path.join(ROOT, 'training/splits/hive-entrance-val.txt'), 'utf8')
+const VAL = readFileSync(path.join(ROOT, 'training/splits/hive-entrance-val.txt'), 'utf8')
   .split(/\s+/)
-  .find(Boolean);
+  .filter(Boolean);
+const FIRST_VAL = VAL[0];
+
+/** The validation frames' paths, in recording order (consecutive frames of one clip). */
+export const HIVE_VAL_FRAMES = VAL.map((name) => path.join(HIVE, name));
 
 /** Its path, or '' where the split names none. */
 export const HIVE_FRAME = FIRST_VAL ? path.join(HIVE, FIRST_VAL) : '';
