@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import { dbClient } from '../db.ts';
 import { typed } from '../files/access.ts';
 import { filesRepository } from '../files/repository.ts';
+import { reapplyCorrections } from '../corrections/apply.ts';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -159,7 +160,8 @@ export async function extendLease(
 
 /**
  * Writes the results and finishes the job in ONE transaction, only while this claim still holds
- * the lease. Frames are written whole (overwrite), so a retried job never appends. Returns false
+ * the lease. Frames are written whole (overwrite), so a retried job never appends; corrected
+ * frames are laid over them again. Returns false
  * (and writes nothing) when the lease was lost.
  */
 export async function completeJob(
@@ -180,6 +182,8 @@ export async function completeJob(
       });
     if (changed === 0) return false;
     await filesRepository(trx).markProcessed(job.file_id, fileUpdate, now);
+    // A video counted again keeps its owner's corrected frames over the model's new counts.
+    await reapplyCorrections(trx, job.file_id);
     return true;
   });
 }
