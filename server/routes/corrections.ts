@@ -93,7 +93,7 @@ export function correctionsRoutes(app: AppContext): Router {
 
   router.get('/api/files/:id/frames/:index', app.requireUser, async (ctx) => {
     const { row, entry, correction } = await loadFrame(ctx, ctx.params);
-    const still = correction ? null : await stillFor(app, row, entry);
+    const still = correction ? null : await stillFor(app, row, entry, currentUser(ctx));
     const model = correction ? correction.model : await shownDetections(row, still!);
     ctx.body = frameView(row, entry, correction, {
       width: correction?.width ?? still!.width,
@@ -107,14 +107,14 @@ export function correctionsRoutes(app: AppContext): Router {
 
   router.get('/api/files/:id/frames/:index/still.jpg', app.requireUser, async (ctx) => {
     const { row, entry, correction } = await loadFrame(ctx, ctx.params);
-    const name = correction?.stillName || (await stillFor(app, row, entry)).name;
+    const name = correction?.stillName || (await stillFor(app, row, entry, currentUser(ctx))).name;
     await sendFile(ctx, storedPath(stillsDir(app.config.dataDir), name), 'image/jpeg');
   });
 
   router.put('/api/files/:id/frames/:index', app.requireUser, async (ctx) => {
     const user = currentUser(ctx);
     const { row, entry, correction } = await loadFrame(ctx, ctx.params);
-    const still = correction ? null : await stillFor(app, row, entry);
+    const still = correction ? null : await stillFor(app, row, entry, currentUser(ctx));
     const width = correction?.width ?? still!.width;
     const height = correction?.height ?? still!.height;
     const model = correction ? correction.model : await shownDetections(row, still!);
