@@ -23,6 +23,8 @@ import * as m0020 from './20261128_0020_corrected_frames_and_training_consent.ts
 import * as m0021 from './20261129_0021_files_record_parts.ts';
 import * as m0022 from './20261129_0022_files_record_parts_pg.ts';
 import * as m0023 from './20261129_0023_files_search_lowercase_pg.ts';
+import * as m0030 from './20261130_0030_queue_turns.ts';
+import * as m0031 from './20261130_0031_files_retention_from.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -49,6 +51,8 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261129_0021_files_record_parts', m0021],
   ['20261129_0022_files_record_parts_pg', m0022],
   ['20261129_0023_files_search_lowercase_pg', m0023],
+  ['20261130_0030_queue_turns', m0030],
+  ['20261130_0031_files_retention_from', m0031],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

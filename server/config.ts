@@ -66,6 +66,11 @@ export interface Config {
   /** Registrations per IP per window. */
   readonly registerRateLimitMaxPerIp: number;
   /**
+   * Frame stills (ffmpeg + detector, about 0.8 s each) one user may have made per window
+   * (server/corrections/stills.ts); opening a still made already is free.
+   */
+  readonly stillsRateLimitMax: number;
+  /**
    * Multiplies every plan's daily upload count and storage cap (server/files/quotas.ts): an
    * installation with more room raises them without changing the plan table.
    */
@@ -208,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitMaxPerIp: int('RATE_LIMIT_MAX_PER_IP', 100, 1),
     rateLimitMaxPerEmailAllIps: int('RATE_LIMIT_MAX_PER_EMAIL_ALL_IPS', 100, 1),
     registerRateLimitMaxPerIp: int('REGISTER_RATE_LIMIT_MAX_PER_IP', 20, 1),
+    stillsRateLimitMax: int('STILLS_RATE_LIMIT_MAX', 120, 1),
     uploadQuotaScale: num('UPLOAD_QUOTA_SCALE', 1, 0.001),
     jsonBodyLimitBytes: int('JSON_BODY_LIMIT_BYTES', 100 * 1024, 1024),
   };

@@ -5,6 +5,11 @@
  * (the photo path: detections are not stored with a file's results, so the frame is detected
  * again). A still is named after the file's stored name and the frame index, so every process
  * finds the same one.
+ *
+ * Making one costs about 0.8 s of CPU, so (issue 54) concurrent requests for one still share a
+ * single piece of work, each still made is counted against the user who asked for it
+ * (`stills:user:<id>`, STILLS_RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_SECONDS, 429 past it), and a
+ * deleted file's stills leave the disk with it (`removeStillsOf`).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,8 +19,11 @@ import { promisify } from 'node:util';
 import type { Detection, ProductClass } from '../../engine/vocabulary.ts';
 import type { AppContext } from '../context.ts';
 import { engineFor, loadEngineModule } from '../files/engine.ts';
+import { RateLimited } from '../errors.ts';
+import { waitText } from '../auth/rate-limit.ts';
 import { generatedName, mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
 import type { FileRow } from '../files/records.ts';
+import { rowFrames } from '../files/records.ts';
 
 const run = promisify(execFile);
 
@@ -38,16 +46,57 @@ export function stillName(row: Pick<FileRow, 'stored_name'>, index: number): str
 
 const metaPath = (dir: string, name: string) => storedPath(dir, name.replace(/\.jpg$/, '.json'));
 
-/** The still and its detections, made on first use (needs the file's media). */
-export async function stillFor(
+/** Stills being made in this process, by path: later requests for one wait on the same work. */
+const inFlight = new Map<string, Promise<StillInfo>>();
+let made = 0;
+
+/** How many stills this process has made (ffmpeg and detector runs); read by tests. */
+export const stillsMade = (): number => made;
+
+/**
+ * The still and its detections, made on first use (needs the file's media) and charged to
+ * `viewer`; RateLimited when the viewer has had too many made in the window.
+ */
+export function stillFor(
   app: AppContext,
   row: FileRow,
   frame: { index: number; timeS: number },
+  viewer: { id: number },
 ): Promise<StillInfo> {
   const dir = stillsDir(app.config.dataDir);
   const name = stillName(row, frame.index);
-  const known = await readMeta(dir, name);
-  if (known) return known;
+  const key = storedPath(dir, name);
+  const pending = inFlight.get(key);
+  if (pending) return pending;
+  const work = (async () => {
+    const known = await readMeta(dir, name);
+    if (known) return known;
+    await chargeStill(app, viewer.id);
+    made += 1;
+    return makeStill(app, row, frame, dir, name);
+  })().finally(() => inFlight.delete(key));
+  inFlight.set(key, work);
+  return work;
+}
+
+async function chargeStill(app: AppContext, userId: number): Promise<void> {
+  const max = app.config.stillsRateLimitMax;
+  const hit = await app.limiter.hit([{ key: `stills:user:${userId}`, max }]);
+  if (hit.allowed) return;
+  throw new RateLimited(
+    `You have opened ${max} new frames in the last ${waitText(app.config.rateLimitWindowSeconds)}. ` +
+      `Please wait ${waitText(hit.retryAfterSeconds)} and try again; frames opened already open at once.`,
+    hit.retryAfterSeconds,
+  );
+}
+
+async function makeStill(
+  app: AppContext,
+  row: FileRow,
+  frame: { index: number; timeS: number },
+  dir: string,
+  name: string,
+): Promise<StillInfo> {
   await mkdir(dir, { recursive: true });
   const media = storedPath(mediaDirs(app.config.dataDir).media, row.stored_name);
   const tmp = path.join(dir, `${generatedName()}.jpg`);
@@ -99,4 +148,24 @@ export async function removeStill(dataDir: string, name: string): Promise<void> 
   const dir = stillsDir(dataDir);
   await removeQuietly(storedPath(dir, name));
   await removeQuietly(metaPath(dir, name));
+}
+
+/**
+ * Removes every still of a deleted file: one per sampled frame (and a photo's), and the stills
+ * `alsoNamed` (its corrected frames'). Waits for stills still being made, so none is written
+ * after the file is gone.
+ */
+export async function removeStillsOf(
+  dataDir: string,
+  row: FileRow,
+  alsoNamed: readonly string[] = [],
+): Promise<void> {
+  const dir = stillsDir(dataDir);
+  const indexes = new Set([0, ...rowFrames(row).map((f) => f.index)]);
+  const names = new Set([...[...indexes].map((i) => stillName(row, i)), ...alsoNamed]);
+  names.delete('');
+  for (const name of names) {
+    await inFlight.get(storedPath(dir, name))?.catch(() => undefined);
+    await removeStill(dataDir, name);
+  }
 }

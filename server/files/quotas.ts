@@ -4,7 +4,8 @@
  * owner (server/queue/jobs-repository.ts) keeps one user's batch from holding everyone else's files.
  *
  * Uploads are counted per UTC day in `upload_counts` (migration 0014) when a file is recorded
- * (`countUpload`), so deleting a file does not give its upload back. Stored bytes are the sizes of the user's files whose media is still kept: pictures, and
+ * (`countUpload`), so deleting a file does not give its upload back; counting a video again
+ * (server/locations/recount.ts) costs an analysis too and is counted the same way. Stored bytes are the sizes of the user's files whose media is still kept: pictures, and
  * videos until the retention sweep erases them (MEDIA_RETENTION_HOURS after processing), which
  * frees their room. Checked before the body is read and again in the transaction that records
  * the file, where the user's row is locked (PostgreSQL) or the single writer serialises
@@ -78,27 +79,8 @@ export async function enforceQuota(
     retentionHours: number;
   },
 ): Promise<void> {
-  const { userId, quota, sizeBytes, clock } = opts;
-  if (db.isTransaction && dbClient(db as Knex) === 'postgres')
-    await db('users').where('id', userId).forUpdate().first('id');
-  const now = clock.now();
-  const midnight = new Date(now);
-  midnight.setUTCHours(0, 0, 0, 0);
-  const counted = await typed<{ count: number | string } | undefined>(
-    db('upload_counts')
-      .where({ user_id: userId, day: dayOf(now) })
-      .first('count'),
-  );
-  const today = Number(counted?.count ?? 0);
-  if (today >= quota.uploadsPerDay) {
-    const tomorrow = midnight.getTime() + 86_400_000;
-    const seconds = Math.max(1, Math.ceil((tomorrow - now.getTime()) / 1000));
-    throw new RateLimited(
-      `You have uploaded ${today} files today, your plan's daily limit. ` +
-        `Please wait ${waitText(seconds)} (until midnight UTC) to upload more.`,
-      seconds,
-    );
-  }
+  const { userId, quota, sizeBytes } = opts;
+  await enforceDailyCount(db, opts, 'upload');
   const usage = await typed<{ kept: number | string | null } | undefined>(
     db('files')
       .where('user_id', userId)
@@ -119,7 +101,45 @@ export async function enforceQuota(
   }
 }
 
-/** Counts one accepted upload for the user's UTC day (in the transaction recording the file). */
+/**
+ * Refuses one more upload or re-count (`what`) past the user's daily count: 429 with Retry-After
+ * at the next UTC midnight. Given a PostgreSQL transaction, first locks the user's row, so that
+ * two requests of one user are counted one after the other.
+ */
+export async function enforceDailyCount(
+  db: Knex | Knex.Transaction,
+  opts: { userId: number; quota: UploadQuota; clock: Clock },
+  what: 'upload' | 'recount',
+): Promise<void> {
+  const { userId, quota, clock } = opts;
+  if (db.isTransaction && dbClient(db as Knex) === 'postgres')
+    await db('users').where('id', userId).forUpdate().first('id');
+  const now = clock.now();
+  const midnight = new Date(now);
+  midnight.setUTCHours(0, 0, 0, 0);
+  const counted = await typed<{ count: number | string } | undefined>(
+    db('upload_counts')
+      .where({ user_id: userId, day: dayOf(now) })
+      .first('count'),
+  );
+  const today = Number(counted?.count ?? 0);
+  if (today < quota.uploadsPerDay) return;
+  const tomorrow = midnight.getTime() + 86_400_000;
+  const seconds = Math.max(1, Math.ceil((tomorrow - now.getTime()) / 1000));
+  const wait = `Please wait ${waitText(seconds)} (until midnight UTC)`;
+  throw new RateLimited(
+    what === 'upload'
+      ? `You have uploaded ${today} files today, your plan's daily limit. ${wait} to upload more.`
+      : `Uploads and re-counts share your plan's daily limit of ${quota.uploadsPerDay}, ` +
+          `and ${today} are used today. ${wait} to count this video again.`,
+    seconds,
+  );
+}
+
+/**
+ * Counts one accepted upload, or one re-count of a video, for the user's UTC day (in the
+ * transaction recording it).
+ */
 export async function countUpload(
   db: Knex | Knex.Transaction,
   userId: number,
@@ -141,19 +161,21 @@ async function secondsUntilRoom(
   opts: { userId: number; clock: Clock; retentionHours: number },
   needed: number,
 ): Promise<number | undefined> {
-  const videos = await typed<Array<{ processed_at: string; size_bytes: number | string }>>(
+  // Retention counts from the first processing (a re-count does not move it).
+  const since = db.raw('COALESCE(retention_from, processed_at)');
+  const videos = await typed<Array<{ since: string; size_bytes: number | string }>>(
     db('files')
       .where({ user_id: opts.userId, kind: 'video' })
       .whereNull('media_deleted_at')
       .whereNotNull('processed_at')
-      .orderBy('processed_at')
-      .select('processed_at', 'size_bytes'),
+      .orderBy(since)
+      .select({ since }, 'size_bytes'),
   );
   let freed = 0;
   for (const v of videos) {
     freed += Number(v.size_bytes);
     if (freed >= needed) {
-      const erasedAt = Date.parse(v.processed_at) + opts.retentionHours * 3_600_000;
+      const erasedAt = Date.parse(v.since) + opts.retentionHours * 3_600_000;
       return Math.max(1, Math.ceil((erasedAt - opts.clock.now().getTime()) / 1000));
     }
   }

@@ -38,6 +38,8 @@ export interface FileRow {
   created_at: string;
   processed_at: string | null;
   media_deleted_at: string | null;
+  /** When the file was first finished; media retention counts from it (0031). */
+  retention_from?: string | null;
   counts_json: string | null;
   summary_json: string | null;
   frames_json: string | null;

@@ -8,6 +8,9 @@
  *   not PROCESSED -> FAILED (with the reason its owner sees) or QUEUED (retry)
  *   PROCESSING -> QUEUED (handed back by a stopping worker)
  *
+ * `retention_from` is set when a file is first finished (PROCESSED or FAILED) and never moved
+ * after: media retention counts from it, so counting a video again does not keep it longer.
+ *
  * `filesRepository(db)` works on a connection or a transaction, so the jobs repository can move
  * a job and its file together.
  */
@@ -47,7 +50,7 @@ export interface FilesRepository {
   renameLocation(userId: number, from: string, to: string): Promise<number>;
   /** How many of a user's files name the location. */
   countAtLocation(userId: number, location: string): Promise<number>;
-  /** Counted again (a finished video requeued by its owner): QUEUED, whatever it was. */
+  /** Counted again (a finished video requeued by its owner): QUEUED, keeping its retention. */
   markRequeued(id: number, now: Date): Promise<void>;
   /** Claimed by the worker: PROCESSING, unless it is already finished. */
   markProcessing(id: number, now: Date): Promise<void>;
@@ -59,13 +62,17 @@ export interface FilesRepository {
   markRetrying(id: number, now: Date): Promise<void>;
   /** A stopping worker handed the job back: PROCESSING -> QUEUED. */
   markHandedBack(id: number, now: Date): Promise<void>;
-  /** Videos whose media is due for deletion: finished at or before `cutoff`, media still there. */
+  /** Videos whose media is due: first finished at or before `cutoff`, finished now, media kept. */
   mediaDueForDeletion(cutoff: Date): Promise<Array<{ id: number; stored_name: string }>>;
   /** Records that the media is gone; 1 when this call did it, 0 when it was done already. */
   markMediaDeleted(id: number, now: Date): Promise<number>;
   /** Those of `names` that some row holds in `column`. */
   namesInUse(column: StoredNameColumn, names: readonly string[]): Promise<Set<string>>;
 }
+
+/** `retention_from` as it is, or `now` for a file finished for the first time. */
+const firstFinish = (db: Knex | Knex.Transaction, now: Date) =>
+  db.raw('COALESCE(retention_from, ?)', [iso(now)]);
 
 export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
   return {
@@ -94,7 +101,13 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
     async markRequeued(id, now) {
       await db('files')
         .where('id', id)
-        .update({ status: 'QUEUED', status_reason: null, status_time: iso(now) });
+        .update({
+          status: 'QUEUED',
+          status_reason: null,
+          status_time: iso(now),
+          // Rows finished before 0031's backfill ran get the time they were finished.
+          retention_from: db.raw('COALESCE(retention_from, status_time)'),
+        });
     },
 
     async insert(row) {
@@ -121,6 +134,7 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
           status_reason: null,
           status_time: iso(now),
           processed_at: iso(now),
+          retention_from: firstFinish(db, now),
         });
     },
 
@@ -128,7 +142,12 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
       await db('files')
         .where('id', id)
         .whereNot('status', 'PROCESSED')
-        .update({ status: 'FAILED', status_reason: reason, status_time: iso(now) });
+        .update({
+          status: 'FAILED',
+          status_reason: reason,
+          status_time: iso(now),
+          retention_from: firstFinish(db, now),
+        });
     },
 
     async markRetrying(id, now) {
@@ -150,7 +169,12 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
           .where('kind', 'video')
           .whereNull('media_deleted_at')
           .whereIn('status', ['PROCESSED', 'FAILED'])
-          .andWhere('status_time', '<=', iso(cutoff))
+          // Rows written without retention_from (before 0031, or straight into the table) count
+          // from status_time.
+          .whereRaw('(retention_from <= ? OR (retention_from IS NULL AND status_time <= ?))', [
+            iso(cutoff),
+            iso(cutoff),
+          ])
           .select('id', 'stored_name'),
       );
       return rows.map((r) => ({ id: Number(r.id), stored_name: r.stored_name }));

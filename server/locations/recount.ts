@@ -1,16 +1,23 @@
 /**
  * Counting a video again with its location's current entrance (issue 43): a video analysed
- * before the entrance was set (or moved) goes back to the queue while its media is kept (24 h
- * after processing by default). Allowed only when the entrance differs from the one the video
- * was counted with, so it cannot be used to re-queue a video without end.
+ * before the entrance was set (or moved) goes back to the queue while its media is kept
+ * (MEDIA_RETENTION_HOURS after it was first processed: a re-count does not move that). Allowed
+ * only when the entrance differs from the one the video was counted with, one waiting re-count
+ * a file, and each one counts against the owner's daily uploads (issue 54): moving the
+ * entrance back and forth cannot re-queue a video without end. The worker re-applies the
+ * file's corrected frames over the new counts (server/corrections/apply.ts).
  */
 import type { Knex } from 'knex';
 import type { Entrance } from '../../engine/vocabulary.ts';
+import type { Clock } from '../clock.ts';
+import { today } from '../clock.ts';
+import type { Config } from '../config.ts';
 import { Conflict } from '../errors.ts';
 import type { FileRow } from '../files/records.ts';
 import { requeueFinishedJob } from '../queue/jobs-repository.ts';
 import { rowSummary } from '../files/records.ts';
 import { hasMedia } from '../files/answer-forms.ts';
+import { countUpload, enforceDailyCount, uploadQuota } from '../files/quotas.ts';
 import { entranceForFile } from './entrance.ts';
 
 export const sameEntrance = (a: Entrance | null | undefined, b: Entrance | null | undefined) =>
@@ -21,23 +28,41 @@ export function countedWith(file: FileRow, entrance: Entrance | null): boolean {
   return sameEntrance(rowSummary(file)?.traffic?.entrance, entrance);
 }
 
-/** Puts the video's job back in the queue, or says in a 409 why it cannot be counted again. */
-export async function countAgain(db: Knex, file: FileRow, now: Date): Promise<void> {
+const WAITING =
+  'This video is already waiting to be counted again. Try again once that count is done.';
+const BUSY = 'This video is still being analysed. Try again once it is processed.';
+const ERASED =
+  'The video was erased after processing, so it cannot be counted again. Upload it again.';
+
+/**
+ * Puts the video's job back in the queue, counting it against its owner's daily uploads, or
+ * says why not: 409 (see the messages), 429 past the daily count.
+ */
+export async function countAgain(
+  app: { db: Knex; clock: Clock; config: Pick<Config, 'mediaRetentionHours' | 'uploadQuotaScale'> },
+  file: FileRow,
+): Promise<void> {
+  const { db, clock } = app;
+  const now = clock.now();
   if (file.kind !== 'video')
     throw new Conflict('Only videos are counted in and out; a picture has no traffic.');
   if (file.status !== 'PROCESSED' && file.status !== 'FAILED')
-    throw new Conflict('This video is still being analysed. Try again once it is processed.');
-  if (!hasMedia(file))
-    throw new Conflict(
-      'The video was erased after processing, so it cannot be counted again. Upload it again.',
-    );
+    throw new Conflict(file.retention_from ? WAITING : BUSY);
+  const erasedAt =
+    Date.parse(file.retention_from ?? file.status_time) + app.config.mediaRetentionHours * 3600_000;
+  // Past its retention the media goes at the next sweep, which a queued video would only delay.
+  if (!hasMedia(file) || erasedAt <= now.getTime()) throw new Conflict(ERASED);
   const entrance = await entranceForFile(db, file);
   if (!entrance)
     throw new Conflict(`"${file.location}" has no entrance yet. Set its entrance first.`);
   if (countedWith(file, entrance))
     throw new Conflict('This video was already counted with the current entrance.');
+  const quota = await uploadQuota(db, file.user_id, today(clock), app.config.uploadQuotaScale);
   await db.transaction(async (trx) => {
-    if (!(await requeueFinishedJob(trx, file.id, now)))
-      throw new Conflict('This video is still being analysed. Try again once it is processed.');
+    // First, so that of two requests at once the second hears that one is waiting (409); a
+    // refusal by the daily count rolls the re-queue back.
+    if (!(await requeueFinishedJob(trx, file.id, now))) throw new Conflict(WAITING);
+    await enforceDailyCount(trx, { userId: file.user_id, quota, clock }, 'recount');
+    await countUpload(trx, file.user_id, now);
   });
 }

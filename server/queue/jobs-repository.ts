@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import { dbClient } from '../db.ts';
 import { typed } from '../files/access.ts';
 import { filesRepository } from '../files/repository.ts';
+import { reapplyCorrections } from '../corrections/apply.ts';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -54,25 +55,37 @@ export function leaseToken(workerId: string): string {
 
 /**
  * The order jobs are claimed in: highest priority first; within a priority, round-robin by
- * owner (each owner's oldest waiting job first, counting the jobs of theirs already running),
- * then oldest. One user who queues 25 videos thus waits behind others' first videos instead of
- * holding the worker for all 25.
+ * owner: the oldest job of the owner served least recently (`queue_turns`, migration 0030),
+ * then oldest. Counting finished claims, not only running ones, is what makes it fair with one
+ * worker: a user who queued 20 videos gets every other turn, not all 20 before anyone else.
+ * `turn` ranks each owner's own jobs, so that concurrent PostgreSQL claimers skipping a locked
+ * first job take another owner's first job rather than that owner's second.
  */
 const CLAIM_ORDER = `
-  SELECT c.id, c.priority, c.turn + COALESCE(b.busy, 0) AS turn
-  FROM (
-    SELECT j.id, j.priority, f.user_id,
-      ROW_NUMBER() OVER (PARTITION BY j.priority, f.user_id ORDER BY j.id) AS turn
-    FROM jobs j LEFT JOIN files f ON f.id = j.file_id
-    WHERE j.state = 'queued'
-      OR (j.state = 'running' AND j.lease_until < :now AND j.attempts < j.max_attempts)
-  ) c
-  LEFT JOIN (
-    SELECT rf.user_id, COUNT(*) AS busy
-    FROM jobs r JOIN files rf ON rf.id = r.file_id
-    WHERE r.state = 'running' AND r.lease_until >= :now
-    GROUP BY rf.user_id
-  ) b ON b.user_id = c.user_id`;
+  SELECT j.id, j.priority, COALESCE(q.served_seq, 0) AS served,
+    ROW_NUMBER() OVER (PARTITION BY j.priority, f.user_id ORDER BY j.id) AS turn
+  FROM jobs j
+  LEFT JOIN files f ON f.id = j.file_id
+  LEFT JOIN queue_turns q ON q.user_id = f.user_id
+  WHERE j.state = 'queued'
+    OR (j.state = 'running' AND j.lease_until < :now AND j.attempts < j.max_attempts)`;
+
+const CLAIM_SORT = 'o.priority DESC, o.turn, o.served, o.id';
+
+/**
+ * Gives the claimed job's owner the latest turn. Concurrent PostgreSQL claims may draw the same
+ * number; such owners then tie, and their oldest job goes first.
+ */
+async function markServed(trx: Knex.Transaction, jobId: number): Promise<void> {
+  await trx.raw(
+    `INSERT INTO queue_turns (user_id, served_seq)
+     SELECT f.user_id, (SELECT COALESCE(MAX(served_seq), 0) + 1 FROM queue_turns)
+     FROM jobs j JOIN files f ON f.id = j.file_id
+     WHERE j.id = ?
+     ON CONFLICT (user_id) DO UPDATE SET served_seq = excluded.served_seq`,
+    [jobId],
+  );
+}
 
 /**
  * Claims the next job (CLAIM_ORDER): queued ones, or running ones whose lease has expired (a
@@ -94,8 +107,8 @@ export async function claimJob(
     updated_at: now,
   };
 
-  if (dbClient(db) === 'postgres') {
-    const claimed = await db.transaction(async (trx) => {
+  const row = await db.transaction(async (trx) => {
+    if (dbClient(db) === 'postgres') {
       // The ranking sits in a subquery: row locks cannot be taken where a window function
       // runs. The claimable test is repeated on the locked row, which PostgreSQL re-checks
       // when a concurrent claim changed it.
@@ -103,35 +116,30 @@ export async function claimJob(
         `SELECT j.id FROM jobs j JOIN (${CLAIM_ORDER}) o ON o.id = j.id
          WHERE j.state = 'queued'
            OR (j.state = 'running' AND j.lease_until < :now AND j.attempts < j.max_attempts)
-         ORDER BY o.priority DESC, o.turn, o.id
+         ORDER BY ${CLAIM_SORT}
          LIMIT 1
          FOR UPDATE OF j SKIP LOCKED`,
         { now },
       );
-      const row = result.rows[0];
-      if (!row) return false;
-      await trx('jobs').where('id', row.id).update(update);
-      return true;
-    });
-    if (!claimed) return null;
-  } else {
-    // SQLite serialises writers, so one UPDATE with the choice in a sub-select is atomic.
-    const changed = await db('jobs')
-      .where(
-        'id',
-        db.raw(
-          `(SELECT o.id FROM (${CLAIM_ORDER}) o ORDER BY o.priority DESC, o.turn, o.id LIMIT 1)`,
-          {
-            now,
-          },
-        ),
-      )
-      .update(update);
-    if (changed === 0) return null;
-  }
-  const row = await typed<JobRow | undefined>(
-    db('jobs').where({ lease_owner: token, state: 'running' }).first(),
-  );
+      const picked = result.rows[0];
+      if (!picked) return null;
+      await trx('jobs').where('id', picked.id).update(update);
+    } else {
+      // SQLite serialises writers, so one UPDATE with the choice in a sub-select is atomic.
+      const changed = await trx('jobs')
+        .where(
+          'id',
+          trx.raw(`(SELECT o.id FROM (${CLAIM_ORDER}) o ORDER BY ${CLAIM_SORT} LIMIT 1)`, { now }),
+        )
+        .update(update);
+      if (changed === 0) return null;
+    }
+    const claimed = await typed<JobRow | undefined>(
+      trx('jobs').where({ lease_owner: token, state: 'running' }).first(),
+    );
+    if (claimed) await markServed(trx, Number(claimed.id));
+    return claimed ?? null;
+  });
   return row ? normaliseJob(row) : null;
 }
 
@@ -152,7 +160,8 @@ export async function extendLease(
 
 /**
  * Writes the results and finishes the job in ONE transaction, only while this claim still holds
- * the lease. Frames are written whole (overwrite), so a retried job never appends. Returns false
+ * the lease. Frames are written whole (overwrite), so a retried job never appends; corrected
+ * frames are laid over them again. Returns false
  * (and writes nothing) when the lease was lost.
  */
 export async function completeJob(
@@ -173,6 +182,8 @@ export async function completeJob(
       });
     if (changed === 0) return false;
     await filesRepository(trx).markProcessed(job.file_id, fileUpdate, now);
+    // A video counted again keeps its owner's corrected frames over the model's new counts.
+    await reapplyCorrections(trx, job.file_id);
     return true;
   });
 }

@@ -8,11 +8,9 @@ import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { Detection } from '../../engine/vocabulary.ts';
-import { beeCoverage } from '../../engine/vocabulary.ts';
 import type { AppContext, SessionUser } from '../context.ts';
 import { currentUser } from '../context.ts';
-import { rowCounts, rowFrames, rowSummary } from '../files/records.ts';
+import { rowCounts, rowFrames } from '../files/records.ts';
 import { isoWithOffset } from '../files/answer-forms.ts';
 import type { FileRow } from '../files/records.ts';
 import { loadVisibleFile, typed } from '../files/access.ts';
@@ -21,6 +19,7 @@ import { today } from '../clock.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import { bodyOf } from '../middleware/body.ts';
 import { labelCounts, parseLabels, sameLabels } from '../corrections/labels.ts';
+import { correctedColumns } from '../corrections/apply.ts';
 import type { Label } from '../corrections/labels.ts';
 import { availableFrames, correctionOf, correctionsOf } from '../corrections/frames.ts';
 import type { Correction, FrameEntry } from '../corrections/frames.ts';
@@ -94,7 +93,7 @@ export function correctionsRoutes(app: AppContext): Router {
 
   router.get('/api/files/:id/frames/:index', app.requireUser, async (ctx) => {
     const { row, entry, correction } = await loadFrame(ctx, ctx.params);
-    const still = correction ? null : await stillFor(app, row, entry);
+    const still = correction ? null : await stillFor(app, row, entry, currentUser(ctx));
     const model = correction ? correction.model : await shownDetections(row, still!);
     ctx.body = frameView(row, entry, correction, {
       width: correction?.width ?? still!.width,
@@ -108,14 +107,14 @@ export function correctionsRoutes(app: AppContext): Router {
 
   router.get('/api/files/:id/frames/:index/still.jpg', app.requireUser, async (ctx) => {
     const { row, entry, correction } = await loadFrame(ctx, ctx.params);
-    const name = correction?.stillName || (await stillFor(app, row, entry)).name;
+    const name = correction?.stillName || (await stillFor(app, row, entry, currentUser(ctx))).name;
     await sendFile(ctx, storedPath(stillsDir(app.config.dataDir), name), 'image/jpeg');
   });
 
   router.put('/api/files/:id/frames/:index', app.requireUser, async (ctx) => {
     const user = currentUser(ctx);
     const { row, entry, correction } = await loadFrame(ctx, ctx.params);
-    const still = correction ? null : await stillFor(app, row, entry);
+    const still = correction ? null : await stillFor(app, row, entry, currentUser(ctx));
     const width = correction?.width ?? still!.width;
     const height = correction?.height ?? still!.height;
     const model = correction ? correction.model : await shownDetections(row, still!);
@@ -306,32 +305,9 @@ async function saveCorrection(
       });
     }
     const current = await typed<FileRow>(trx('files').where('id', row.id).first());
-    const frames = rowFrames(current).map((f) =>
-      f.index === entry.index
-        ? {
-            ...f,
-            counts: labelCounts(v.labels, f.counts),
-            beeCoveragePct: beeCoverage(
-              v.labels.map((l): Detection => ({ cls: l.cls, score: 1, box: l.box })),
-              v.width,
-              v.height,
-            ),
-          }
-        : f,
-    );
-    const update: Record<string, string> = { frames_json: JSON.stringify(frames) };
-    if (row.kind === 'image') {
-      const before = rowCounts(current) ?? undefined;
-      update.counts_json = JSON.stringify(labelCounts(v.labels, before));
-      // A photo's coverage is its one frame's.
-      const summary = rowSummary(current);
-      const corrected = frames.find((f) => f.index === entry.index);
-      if (summary && corrected)
-        update.summary_json = JSON.stringify({
-          ...summary,
-          beeCoveragePct: corrected.beeCoveragePct,
-        });
-    }
+    const update = correctedColumns(current, [
+      { index: entry.index, labels: v.labels, width: v.width, height: v.height },
+    ]);
     await trx('files').where('id', row.id).update(update);
   });
 }

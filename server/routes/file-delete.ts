@@ -1,16 +1,17 @@
 /**
  * Deleting a file (its owner or an administrator): the row goes with its queued job and hornet
- * alert, then its media and previews leave the disk. Lists, searches, exports and groupings read
+ * alert, then its media, previews and frame stills leave the disk. Lists, searches, exports and groupings read
  * the files table, so the file stops showing everywhere at once. The rows go first: a crash
  * between the two steps leaves an unreferenced media file, never a record without its media.
  */
 import { Router } from '@koa/router';
 import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
-import { loadVisibleFile } from '../files/access.ts';
+import { loadVisibleFile, typed } from '../files/access.ts';
 import { filesRepository } from '../files/repository.ts';
 import { deleteJobsOfFile } from '../queue/jobs-repository.ts';
 import { mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
+import { removeStillsOf } from '../corrections/stills.ts';
 
 export function fileDeleteRoutes(app: AppContext): Router {
   const router = new Router();
@@ -19,6 +20,9 @@ export function fileDeleteRoutes(app: AppContext): Router {
   router.delete('/api/files/:id', app.requireUser, async (ctx) => {
     const user = currentUser(ctx);
     const row = await loadVisibleFile(app.db, user, ctx.params.id);
+    const corrected = await typed<Array<{ still_name: string }>>(
+      app.db('corrected_frames').where('file_id', row.id).select('still_name'),
+    );
     await app.db.transaction(async (trx) => {
       await deleteJobsOfFile(trx, row.id);
       await trx('hornet_alerts').where('file_id', row.id).delete();
@@ -30,6 +34,12 @@ export function fileDeleteRoutes(app: AppContext): Router {
       for (const dir of [dirs.previews, dirs.honeybeePreviews, dirs.hornetPreviews])
         await removeQuietly(storedPath(dir, row.preview_name));
     }
+    // Its frames' stills too (corrected ones included: their rows went with the file).
+    await removeStillsOf(
+      app.config.dataDir,
+      row,
+      corrected.map((c) => c.still_name),
+    );
     app.logger.info('file deleted', { file: row.id, by: user.id });
     ctx.body = { message: `File ${row.original_name} was deleted.` };
   });

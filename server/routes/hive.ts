@@ -195,7 +195,7 @@ export function hiveRoutes(app: AppContext): Router {
 
   router.post('/api/files/:id/count-again', app.requireUser, async (ctx) => {
     const file = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
-    await countAgain(app.db, file, app.clock.now());
+    await countAgain(app, file);
     ctx.status = 202;
     ctx.body = { message: 'The video is queued to be counted with the current entrance.' };
   });

@@ -322,7 +322,7 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
       const job: unknown = await server.app.db('jobs').where({ file_id: video }).first();
       expect(job).toMatchObject({ state: 'queued', attempts: 0 });
       expect((await client.get(`/api/files/${video}`)).json()).toMatchObject({ status: 'QUEUED' });
-      await refused(/still being analysed/);
+      await refused(/already waiting to be counted again/);
 
       // Counted with this entrance (as the worker stores it): no second time.
       await server.app
