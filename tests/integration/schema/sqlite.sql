@@ -10,6 +10,9 @@ CREATE INDEX files_list_record_parts_index ON files (user_id, created_at, id, me
 -- index files_location_search_index
 CREATE INDEX files_location_search_index ON files (location, status_time, id, description, media_deleted_at, search_record_0, search_record_1);
 
+-- index files_retention_from_index
+CREATE INDEX files_retention_from_index ON files (retention_from);
+
 -- index files_search_record_parts_index
 CREATE INDEX files_search_record_parts_index ON files (status_time, id, location, description, media_deleted_at, search_record_0, search_record_1);
 
@@ -37,6 +40,9 @@ CREATE UNIQUE INDEX `password_resets_token_hash_unique` on `password_resets` (`t
 -- index products_user_id_index
 CREATE INDEX `products_user_id_index` on `products` (`user_id`);
 
+-- index queue_turns_served_seq_index
+CREATE INDEX `queue_turns_served_seq_index` on `queue_turns` (`served_seq`);
+
 -- index rate_limit_hits_at_index
 CREATE INDEX `rate_limit_hits_at_index` on `rate_limit_hits` (`at`);
 
@@ -59,7 +65,7 @@ CREATE TABLE `corrected_frames` (`id` integer not null primary key autoincrement
 CREATE TABLE file_locations (location text PRIMARY KEY) WITHOUT ROWID;
 
 -- table files
-CREATE TABLE `files` (`id` integer not null primary key autoincrement, `user_id` integer not null, `original_name` varchar(255) not null, `stored_name` varchar(255) not null, `kind` varchar(8) not null, `format` varchar(8) not null, `size_bytes` bigint not null, `description` text not null, `location` varchar(200) not null, `status` varchar(16) not null, `status_reason` text null, `status_time` varchar(32) not null, `created_at` varchar(32) not null, `processed_at` varchar(32) null, `media_deleted_at` varchar(32) null, `counts_json` text null, `summary_json` text null, `frames_json` text null, `preview_name` varchar(255) null, list_record_0 text, list_record_1 text, search_record_0 text, search_record_1 text, foreign key(`user_id`) references `users`(`id`) on delete CASCADE);
+CREATE TABLE `files` (`id` integer not null primary key autoincrement, `user_id` integer not null, `original_name` varchar(255) not null, `stored_name` varchar(255) not null, `kind` varchar(8) not null, `format` varchar(8) not null, `size_bytes` bigint not null, `description` text not null, `location` varchar(200) not null, `status` varchar(16) not null, `status_reason` text null, `status_time` varchar(32) not null, `created_at` varchar(32) not null, `processed_at` varchar(32) null, `media_deleted_at` varchar(32) null, `counts_json` text null, `summary_json` text null, `frames_json` text null, `preview_name` varchar(255) null, list_record_0 text, list_record_1 text, search_record_0 text, search_record_1 text, `retention_from` varchar(32) null, foreign key(`user_id`) references `users`(`id`) on delete CASCADE);
 
 -- table hornet_alerts
 CREATE TABLE `hornet_alerts` (`id` integer not null primary key autoincrement, `file_id` integer not null, `sent_at` varchar(32) not null, foreign key(`file_id`) references `files`(`id`) on delete CASCADE);
@@ -75,6 +81,9 @@ CREATE TABLE `password_resets` (`id` integer not null primary key autoincrement,
 
 -- table products
 CREATE TABLE `products` (`id` integer not null primary key autoincrement, `user_id` integer not null, `product_name` varchar(64) not null, `start_date` varchar(10) not null, `end_date` varchar(10) not null, foreign key(`user_id`) references `users`(`id`) on delete CASCADE);
+
+-- table queue_turns
+CREATE TABLE `queue_turns` (`user_id` integer, `served_seq` bigint not null, foreign key(`user_id`) references `users`(`id`) on delete CASCADE, primary key (`user_id`));
 
 -- table rate_limit_hits
 CREATE TABLE `rate_limit_hits` (`id` integer not null primary key autoincrement, `key` varchar(400) not null, `at` varchar(32) not null);
