@@ -1,10 +1,11 @@
 /**
  * The still a correction is made on: a photo itself, or one sampled frame of a video decoded
- * again by ffmpeg at the source size, saved as a JPEG under DATA_DIR/stills, with the model's
- * detections on that still beside it (`<name>.json`), computed once by the server's engine
- * (the photo path: detections are not stored with a file's results, so the frame is detected
- * again). A still is named after the file's stored name and the frame index, so every process
- * finds the same one.
+ * again by ffmpeg at the source size, saved as a JPEG under DATA_DIR/stills, with its size beside
+ * it (`<name>.json`). The model's detections on it are the ones counted when the file was
+ * analysed (`files.detections_json`), so the editor opens with exactly what the report counted
+ * and a re-count's boxes replace them; a file analysed before they were kept has its frame
+ * detected again by the server's engine (the photo path), once, into the same `.json`. A still
+ * is named after the file's stored name and the frame index, so every process finds the same one.
  *
  * Making one costs about 0.8 s of CPU, so (issue 54) concurrent requests for one still share a
  * single piece of work, each still made is counted against the user who asked for it
@@ -23,7 +24,7 @@ import { RateLimited } from '../errors.ts';
 import { waitText } from '../auth/rate-limit.ts';
 import { generatedName, mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
 import type { FileRow } from '../files/records.ts';
-import { rowFrames } from '../files/records.ts';
+import { rowFrameDetections, rowFrames, rowSummary } from '../files/records.ts';
 
 const run = promisify(execFile);
 
@@ -76,7 +77,15 @@ export function stillFor(
     return makeStill(app, row, frame, dir, name);
   })().finally(() => inFlight.delete(key));
   inFlight.set(key, work);
-  return work;
+  return work.then((info) => withCounted(row, frame.index, info));
+}
+
+/** The still with the detections its frame was counted with, where the file kept them. */
+function withCounted(row: FileRow, index: number, info: StillInfo): StillInfo {
+  const counted = rowFrameDetections(row, index);
+  const summary = rowSummary(row);
+  if (!counted) return info;
+  return { ...info, detections: counted, model: summary?.model ?? info.model };
 }
 
 async function chargeStill(app: AppContext, userId: number): Promise<void> {
@@ -116,15 +125,7 @@ async function makeStill(
       '2',
       tmp,
     ]);
-    const result = await (await engineFor(app)).analyse(tmp);
-    const detected = result.frames[0]?.detections ?? [];
-    const info: StillInfo = {
-      name,
-      width: result.media.width,
-      height: result.media.height,
-      detections: detected.map((d) => ({ cls: d.cls, score: d.score, box: { ...d.box } })),
-      model: result.model,
-    };
+    const info = await describeStill(app, row, frame.index, tmp, name);
     await rename(tmp, storedPath(dir, name));
     const metaTmp = path.join(dir, `${generatedName()}.json`);
     await writeFile(metaTmp, JSON.stringify(info));
@@ -133,6 +134,36 @@ async function makeStill(
   } finally {
     await removeQuietly(tmp);
   }
+}
+
+/** The still's size, and its detections: the counted ones, or (files analysed before) new ones. */
+async function describeStill(
+  app: AppContext,
+  row: FileRow,
+  index: number,
+  file: string,
+  name: string,
+): Promise<StillInfo> {
+  const summary = rowSummary(row);
+  const counted = rowFrameDetections(row, index);
+  if (counted && summary) {
+    return {
+      name,
+      width: summary.width,
+      height: summary.height,
+      detections: counted,
+      model: summary.model,
+    };
+  }
+  const result = await (await engineFor(app)).analyse(file);
+  const detected = result.frames[0]?.detections ?? [];
+  return {
+    name,
+    width: result.media.width,
+    height: result.media.height,
+    detections: detected.map((d) => ({ cls: d.cls, score: d.score, box: { ...d.box } })),
+    model: result.model,
+  };
 }
 
 /** The still's detections if it was made already (media may be gone since). */

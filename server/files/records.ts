@@ -2,7 +2,7 @@
  * The files table's row and the shapes the API answers with: the spec's positional file record
  * (product-spec section 3) and the detail JSON the console's detail view reads.
  */
-import type { ClassCounts, ProductClass } from '../../engine/index.ts';
+import type { Box, ClassCounts, ProductClass } from '../../engine/index.ts';
 // counts.ts is plain arithmetic (no model, no ffmpeg): safe to load with the API.
 import { honeybeesOnScreen } from '../../engine/vocabulary.ts';
 import type { ResultQuality } from '../../engine/vocabulary.ts';
@@ -43,10 +43,18 @@ export interface FileRow {
   counts_json: string | null;
   summary_json: string | null;
   frames_json: string | null;
+  /** Each analysed frame's detections as counted (0032); null for files analysed before. */
+  detections_json?: string | null;
   preview_name: string | null;
 }
 
-/** One analysed frame as stored in files.frames_json (detections are not kept). */
+/** One analysed frame's detections as counted, in source pixels (files.detections_json). */
+export interface StoredFrameDetections {
+  index: number;
+  detections: Array<{ cls: ProductClass; score: number; box: Box }>;
+}
+
+/** One analysed frame as stored in files.frames_json (its detections: detections_json). */
 export interface StoredFrame {
   index: number;
   timeS: number;
@@ -143,6 +151,13 @@ export const rowFrames = (row: FileRow): StoredFrame[] =>
   parseJson<StoredFrame[]>(row.frames_json) ?? [];
 export const rowSummary = (row: FileRow): StoredSummary | null =>
   parseJson<StoredSummary>(row.summary_json);
+/** The detections counted on frame `index`, or null where they were not kept. */
+export const rowFrameDetections = (
+  row: FileRow,
+  index: number,
+): StoredFrameDetections['detections'] | null =>
+  parseJson<StoredFrameDetections[]>(row.detections_json ?? null)?.find((f) => f.index === index)
+    ?.detections ?? null;
 
 /** Detail JSON for one file (GET /api/files/:id). */
 export function fileDetail(row: FileRow, options: { includeResearch: boolean }) {

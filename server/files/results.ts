@@ -1,10 +1,17 @@
 /**
- * Turns an engine AnalysisOutput into the files-table columns (SCHEMA.md). Detections are not
- * stored: the per-frame counts and coverage are what reports and comparisons need.
+ * Turns an engine AnalysisOutput into the files-table columns (SCHEMA.md). Reports and
+ * comparisons read the per-frame counts and coverage (`frames_json`); each frame's detections
+ * are kept apart (`detections_json`) for the frame editor, which must open with the boxes that
+ * were counted, not with a new detection of the frame.
  */
 import { writeFile } from 'node:fs/promises';
 import type { AnalysisOutput } from '../../engine/index.ts';
-import type { StoredFrame, StoredHornetTrack, StoredSummary } from './records.ts';
+import type {
+  StoredFrame,
+  StoredFrameDetections,
+  StoredHornetTrack,
+  StoredSummary,
+} from './records.ts';
 import { storedTraffic } from '../locations/traffic.ts';
 import type { MediaDirs } from './storage.ts';
 import { generatedName, removeQuietly, storedPath } from './storage.ts';
@@ -13,7 +20,27 @@ export interface ResultColumns {
   counts_json: string;
   summary_json: string;
   frames_json: string;
+  detections_json: string;
   preview_name: string | null;
+}
+
+/** Source pixels to 0.1 px and scores to 0.001: a tenth of the JSON, no visible change. */
+const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
+
+function storedDetections(result: AnalysisOutput): StoredFrameDetections[] {
+  return result.frames.map((f) => ({
+    index: f.index,
+    detections: f.detections.map((d) => ({
+      cls: d.cls,
+      score: round(d.score, 3),
+      box: {
+        x: round(d.box.x, 1),
+        y: round(d.box.y, 1),
+        width: round(d.box.width, 1),
+        height: round(d.box.height, 1),
+      },
+    })),
+  }));
 }
 
 export function resultColumns(
@@ -55,6 +82,7 @@ export function resultColumns(
     counts_json: JSON.stringify(result.counts),
     summary_json: JSON.stringify(summary),
     frames_json: JSON.stringify(frames),
+    detections_json: JSON.stringify(storedDetections(result)),
     preview_name: previewName,
   };
 }
