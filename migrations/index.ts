@@ -23,6 +23,7 @@ import * as m0020 from './20261128_0020_corrected_frames_and_training_consent.ts
 import * as m0021 from './20261129_0021_files_record_parts.ts';
 import * as m0022 from './20261129_0022_files_record_parts_pg.ts';
 import * as m0023 from './20261129_0023_files_search_lowercase_pg.ts';
+import * as m0040 from './20261130_0040_users_sign_in_alert.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -49,6 +50,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261129_0021_files_record_parts', m0021],
   ['20261129_0022_files_record_parts_pg', m0022],
   ['20261129_0023_files_search_lowercase_pg', m0023],
+  ['20261130_0040_users_sign_in_alert', m0040],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
