@@ -60,6 +60,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_MAX_PER_EMAIL_ALL_IPS: '50',
       REGISTER_RATE_LIMIT_MAX_PER_IP: '7',
       RATE_LIMIT_SLOW_AFTER_PER_EMAIL_ALL_IPS: '12',
+      REGISTER_RATE_LIMIT_SLOW_AFTER_ALL_IPS: '40',
       UPLOAD_QUOTA_SCALE: '2.5',
     });
     expect(c.port).toBe(9000);
@@ -67,6 +68,7 @@ describe('loadConfig', () => {
     expect(c.rateLimitMaxPerEmailAllIps).toBe(50);
     expect(c.registerRateLimitMaxPerIp).toBe(7);
     expect(c.rateLimitSlowAfterPerEmailAllIps).toBe(12);
+    expect(c.registerSlowAfterAllIps).toBe(40);
     expect(c.uploadQuotaScale).toBe(2.5);
     expect(c.dataDir).toBe('/srv/hs');
     expect(c.databaseUrl).toBe('postgres://u@db:5432/hs');

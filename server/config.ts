@@ -68,6 +68,8 @@ export interface Config {
   readonly rateLimitSlowAfterPerEmailAllIps: number;
   /** Registrations per IP per window (refused past it). */
   readonly registerRateLimitMaxPerIp: number;
+  /** Accounts created per window from every IP together, past which each one waits longer. */
+  readonly registerSlowAfterAllIps: number;
   /**
    * Multiplies every plan's daily upload count and storage cap (server/files/quotas.ts): an
    * installation with more room raises them without changing the plan table.
@@ -212,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitMaxPerEmailAllIps: int('RATE_LIMIT_MAX_PER_EMAIL_ALL_IPS', 100, 1),
     rateLimitSlowAfterPerEmailAllIps: int('RATE_LIMIT_SLOW_AFTER_PER_EMAIL_ALL_IPS', 20, 1),
     registerRateLimitMaxPerIp: int('REGISTER_RATE_LIMIT_MAX_PER_IP', 20, 1),
+    registerSlowAfterAllIps: int('REGISTER_RATE_LIMIT_SLOW_AFTER_ALL_IPS', 30, 1),
     uploadQuotaScale: num('UPLOAD_QUOTA_SCALE', 1, 0.001),
     jsonBodyLimitBytes: int('JSON_BODY_LIMIT_BYTES', 100 * 1024, 1024),
   };

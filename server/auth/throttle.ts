@@ -1,9 +1,9 @@
 /**
  * Which keys a sign-in, forgot-password or registration attempt counts against (issues 44, 54),
  * and what happens past them. Keys only the attacker fills (their address; their address with
- * one e-mail) end in a 429. A key anyone can fill for someone else (one e-mail over every
- * address) only makes each further attempt wait, up to MAX_SLOWDOWN_MS, so a stranger can slow
- * the owner down but never lock them out. Every refusal and wait is logged with its
+ * one e-mail) end in a 429. Keys anyone can fill for someone else (one e-mail over every address;
+ * every registration) only make each further attempt wait, up to MAX_SLOWDOWN_MS, so a stranger
+ * can slow the owner down but never lock them out. Every refusal and wait is logged with its
  * key's kind, the address and the e-mail, never the password.
  */
 import type { Config } from '../config.ts';
@@ -77,6 +77,15 @@ export function forgotRules(config: Config, ip: string, address: string): LimitR
 
 export function registerIpRule(config: Config, ip: string): LimitRule {
   return { key: `register:ip:${ip}`, max: config.registerRateLimitMaxPerIp };
+}
+
+/** Every account created, from anywhere: a burst of them slows down, real users still get in. */
+export function registerAllRule(config: Config): LimitRule {
+  return {
+    key: 'register:all',
+    max: Number.POSITIVE_INFINITY,
+    slowAfter: config.registerSlowAfterAllIps,
+  };
 }
 
 export interface Attempt {

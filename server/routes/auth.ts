@@ -18,6 +18,7 @@ import {
   deviceTrusted,
   failuresUnderAttack,
   forgotRules,
+  registerAllRule,
   registerIpRule,
   signInRules,
   throttle,
@@ -122,7 +123,14 @@ export function authRoutes(app: AppContext): Router {
     if (cleanLocations(locations).length > MAX_LOCATIONS)
       fields.locations = `Register at most ${MAX_LOCATIONS} hive locations`;
     if (Object.keys(fields).length > 0) throw ValidationError.of(fields);
-    const user = await createUser(db, clock, { email, name, password, locations });
+    // Counted only once valid, so that nobody slows real users down with bad requests.
+    const { hitIds } = await throttle(app, [registerAllRule(config)], registration);
+    const user = await createUser(db, clock, { email, name, password, locations }).catch(
+      async (err: unknown) => {
+        await app.limiter.forget(hitIds);
+        throw err;
+      },
+    );
     ctx.status = 201;
     ctx.body = { message: 'Registration successful!', email: user.email };
   });

@@ -10,7 +10,14 @@ import { DEVICE_COOKIE } from '../../server/auth/known-devices.ts';
 import { ManualClock } from '../../server/clock.ts';
 import type { Logger } from '../../server/logger.ts';
 import { RecordingSleep } from '../../server/sleep.ts';
-import { DB_KINDS, createUserDirect, dbAvailable, useTestServer } from './server-helpers.ts';
+import {
+  DB_KINDS,
+  TEST_PASSWORD,
+  createUserDirect,
+  dbAvailable,
+  uniqueEmail,
+  useTestServer,
+} from './server-helpers.ts';
 import type { TestClient, TestResponse } from './server-helpers.ts';
 
 const WINDOW_S = 900;
@@ -55,12 +62,13 @@ describe.each(DB_KINDS)('sign-in and registration throttling on %s', (kind) => {
     const clock = new ManualClock('2026-04-01T10:00:00Z');
     const sleep = new RecordingSleep();
     const logger = capturingLogger();
-    // Default limits: 10 per e-mail and address, slowed over every address after 20.
+    // Default limits (10 per e-mail and address, slowed over every address after 20), but
+    // registrations slow after 10 so the burst stays short.
     const t = useTestServer(kind, {
       clock,
       sleep: sleep.sleep,
       logger,
-      env: { TRUST_PROXY: 'true' },
+      env: { TRUST_PROXY: 'true', REGISTER_RATE_LIMIT_SLOW_AFTER_ALL_IPS: '10' },
     });
     const nextWindow = () => clock.advance((WINDOW_S + 1) * 1000);
 
@@ -177,6 +185,48 @@ describe.each(DB_KINDS)('sign-in and registration throttling on %s', (kind) => {
       );
       expect(after.res.text).toBe('USER');
       expect(after.waits).toHaveLength(1);
+    });
+
+    it('registrations past the ceiling over every address wait longer and longer, none refused', async () => {
+      nextWindow();
+      const c = t.client();
+      const register = (ip: string, password = TEST_PASSWORD, email = uniqueEmail('burst')) =>
+        waitsOf(sleep, () =>
+          c.post(
+            '/api/register-user/',
+            { name: 'Bee Keeper', email, password, confirmPassword: password, locations: ['N'] },
+            { 'x-forwarded-for': ip },
+          ),
+        );
+      // Refused bodies and taken e-mails do not count: nobody slows real users down with them.
+      for (let i = 0; i < 12; i += 1) {
+        const bad = await register(`10.10.9.${i}`, 'password');
+        expect(bad.res.status).toBe(400);
+        expect(bad.waits).toEqual([]);
+      }
+      const taken = uniqueEmail('taken');
+      expect((await register('10.10.8.0', TEST_PASSWORD, taken)).res.status).toBe(201);
+      for (let i = 1; i <= 5; i += 1)
+        expect((await register(`10.10.8.${i}`, TEST_PASSWORD, taken)).res.status).toBe(409);
+      // 29 accounts from 4 addresses, as in the review: past 10 in all, each waits longer.
+      const waits: number[] = [];
+      for (let i = 0; i < 29; i += 1) {
+        const got = await register(`10.10.0.${i % 4}`);
+        expect(got.res.status).toBe(201);
+        expect(got.waits.length).toBe(i < 9 ? 0 : 1);
+        waits.push(...got.waits);
+      }
+      expect(waits).toEqual([...waits].sort((a, b) => a - b));
+      expect(waits[0]).toBeGreaterThan(0);
+      expect(waits.at(-1)).toBe(MAX_SLOWDOWN_MS);
+      expect(
+        logger.lines.some((l) => l.msg === 'registration slowed' && l.key === 'register:all'),
+      ).toBe(true);
+
+      nextWindow();
+      const later = await register('10.10.0.1');
+      expect(later.res.status).toBe(201);
+      expect(later.waits).toEqual([]);
     });
   });
 });
