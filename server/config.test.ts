@@ -59,12 +59,16 @@ describe('loadConfig', () => {
       SQLITE_READ_CONNECTIONS: '5',
       RATE_LIMIT_MAX_PER_EMAIL_ALL_IPS: '50',
       REGISTER_RATE_LIMIT_MAX_PER_IP: '7',
+      RATE_LIMIT_SLOW_AFTER_PER_EMAIL_ALL_IPS: '12',
+      REGISTER_RATE_LIMIT_SLOW_AFTER_ALL_IPS: '40',
       UPLOAD_QUOTA_SCALE: '2.5',
     });
     expect(c.port).toBe(9000);
     expect(c.host).toBe('0.0.0.0');
     expect(c.rateLimitMaxPerEmailAllIps).toBe(50);
     expect(c.registerRateLimitMaxPerIp).toBe(7);
+    expect(c.rateLimitSlowAfterPerEmailAllIps).toBe(12);
+    expect(c.registerSlowAfterAllIps).toBe(40);
     expect(c.uploadQuotaScale).toBe(2.5);
     expect(c.dataDir).toBe('/srv/hs');
     expect(c.databaseUrl).toBe('postgres://u@db:5432/hs');

@@ -56,15 +56,20 @@ export interface Config {
   readonly trustProxy: boolean;
   /**
    * Sliding-window rate limits for sign-in and forgot-password, kept in the database so every
-   * process counts together: per e-mail from one IP, per IP, and a looser ceiling per e-mail
-   * over all IPs (so failures from an attacker's IP never lock the owner's device out).
+   * process counts together: per e-mail from one IP (slowed from half of it, refused past it),
+   * per IP (refused). Over all IPs an e-mail's sign-ins are only slowed, past
+   * `rateLimitSlowAfterPerEmailAllIps`, so nobody else can lock its owner out; its
+   * forgot-password requests are refused past `rateLimitMaxPerEmailAllIps` (the owner's inbox).
    */
   readonly rateLimitWindowSeconds: number;
   readonly rateLimitMaxPerEmail: number;
   readonly rateLimitMaxPerIp: number;
   readonly rateLimitMaxPerEmailAllIps: number;
-  /** Registrations per IP per window. */
+  readonly rateLimitSlowAfterPerEmailAllIps: number;
+  /** Registrations per IP per window (refused past it). */
   readonly registerRateLimitMaxPerIp: number;
+  /** Accounts created per window from every IP together, past which each one waits longer. */
+  readonly registerSlowAfterAllIps: number;
   /**
    * Frame stills (ffmpeg + detector, about 0.8 s each) one user may have made per window
    * (server/corrections/stills.ts); opening a still made already is free.
@@ -212,8 +217,10 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitMaxPerEmail: int('RATE_LIMIT_MAX_PER_EMAIL', 10, 1),
     rateLimitMaxPerIp: int('RATE_LIMIT_MAX_PER_IP', 100, 1),
     rateLimitMaxPerEmailAllIps: int('RATE_LIMIT_MAX_PER_EMAIL_ALL_IPS', 100, 1),
+    rateLimitSlowAfterPerEmailAllIps: int('RATE_LIMIT_SLOW_AFTER_PER_EMAIL_ALL_IPS', 20, 1),
     registerRateLimitMaxPerIp: int('REGISTER_RATE_LIMIT_MAX_PER_IP', 20, 1),
     stillsRateLimitMax: int('STILLS_RATE_LIMIT_MAX', 120, 1),
+    registerSlowAfterAllIps: int('REGISTER_RATE_LIMIT_SLOW_AFTER_ALL_IPS', 30, 1),
     uploadQuotaScale: num('UPLOAD_QUOTA_SCALE', 1, 0.001),
     jsonBodyLimitBytes: int('JSON_BODY_LIMIT_BYTES', 100 * 1024, 1024),
   };

@@ -13,6 +13,8 @@ import { createLogger } from './logger.ts';
 import type { Mailer } from './mailer.ts';
 import { createMailer } from './mailer.ts';
 import { createDb } from './db.ts';
+import type { Sleep } from './sleep.ts';
+import { realSleep } from './sleep.ts';
 import { DbRateLimiter } from './auth/rate-limit.ts';
 import { SESSION_COOKIE, SessionStore, sessionCookie } from './auth/sessions.ts';
 import type { SessionUser } from './auth/sessions.ts';
@@ -36,6 +38,8 @@ export interface AppContext {
    */
   readonly readDb: Knex;
   readonly clock: Clock;
+  /** The waits of the sign-in and registration slow-downs; tests pass one that only records. */
+  readonly sleep: Sleep;
   readonly mailer: Mailer;
   readonly logger: Logger;
   readonly sessions: SessionStore;
@@ -59,6 +63,7 @@ export interface ContextOverrides {
   db?: Knex;
   readDb?: Knex;
   clock?: Clock;
+  sleep?: Sleep;
   mailer?: Mailer;
   logger?: Logger;
 }
@@ -114,6 +119,7 @@ export function createAppContext(config: Config, overrides: ContextOverrides = {
     db,
     readDb,
     clock,
+    sleep: overrides.sleep ?? realSleep,
     mailer,
     logger,
     sessions,

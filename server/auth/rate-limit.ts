@@ -7,6 +7,11 @@
  * it is inserted first and counted after, so concurrent attempts from several processes can
  * only be refused too early, never let through past a limit. A refused attempt is not counted,
  * so hammering a closed door does not keep it closed longer.
+ *
+ * A rule can also slow instead of (or before) refusing: past `slowAfter` hits in the window each
+ * attempt is told to wait, longer and longer up to MAX_SLOWDOWN_MS. That is how a key an
+ * attacker can fill for someone else (one e-mail over every address, every registration) is
+ * limited without locking its owner out.
  */
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
@@ -14,11 +19,34 @@ import { typed } from '../files/access.ts';
 
 export interface LimitRule {
   key: string;
+  /** Refused past this many hits in the window (Infinity: never refused). */
   max: number;
+  /** Slowed past this many hits in the window (absent: never slowed). */
+  slowAfter?: number;
 }
 
 export type LimitResult =
-  { allowed: true; hitIds: number[] } | { allowed: false; retryAfterSeconds: number };
+  | {
+      allowed: true;
+      hitIds: number[];
+      /** Each rule's hits in the window, this attempt included (in the rules' order). */
+      counts: number[];
+      /** How long to wait before answering: the longest of the rules' slow-downs, or 0. */
+      delayMs: number;
+    }
+  | { allowed: false; retryAfterSeconds: number; refusedBy: LimitRule };
+
+/** The first slowed attempt waits this long; each further one twice the one before. */
+export const SLOWDOWN_BASE_MS = 250;
+/** No attempt waits longer: a real user who is slowed still gets in within seconds. */
+export const MAX_SLOWDOWN_MS = 5000;
+
+/** The wait a rule asks of the attempt that makes `count` hits in its window. */
+export function ruleSlowdownMs(rule: LimitRule, count: number): number {
+  const excess = rule.slowAfter === undefined ? 0 : count - rule.slowAfter;
+  if (excess <= 0) return 0;
+  return Math.min(MAX_SLOWDOWN_MS, SLOWDOWN_BASE_MS * 2 ** Math.min(excess - 1, 30));
+}
 
 /** How often one process deletes hits older than the window (clock time). */
 const PRUNE_EVERY_MS = 60_000;
@@ -33,7 +61,10 @@ export class DbRateLimiter {
     readonly windowMs: number,
   ) {}
 
-  /** Counts one attempt against every rule; when any rule is over its max, counts none. */
+  /**
+   * Counts one attempt against every rule; when any rule is over its max, counts none and says
+   * which refused. Otherwise says how long the attempt should wait (0 under every `slowAfter`).
+   */
   async hit(rules: readonly LimitRule[]): Promise<LimitResult> {
     const now = this.clock.now();
     const at = now.toISOString();
@@ -48,17 +79,17 @@ export class DbRateLimiter {
       hitIds.push(Number(typeof first === 'object' ? first.id : first));
     }
     let retryAfterSeconds = 0;
+    let refusedBy: LimitRule | undefined;
+    let delayMs = 0;
+    const counts: number[] = [];
     for (const rule of rules) {
       const key = rule.key.slice(0, MAX_KEY);
-      const row = await typed<{ n: number | string } | undefined>(
-        this.db('rate_limit_hits')
-          .where('key', key)
-          .andWhere('at', '>', since)
-          .count<{ n: number | string }>({ n: '*' })
-          .first(),
-      );
-      const count = Number(row?.n ?? 0);
-      if (count <= rule.max) continue;
+      const count = await this.countSince(key, since);
+      counts.push(count);
+      if (count <= rule.max) {
+        delayMs = Math.max(delayMs, ruleSlowdownMs(rule, count));
+        continue;
+      }
       // Without this attempt, `count - 1` hits are in the window; the door opens again once
       // `count - 1 - max + 1` of them have left it, i.e. when the hit at that offset expires.
       const opensWith = await typed<{ at: string } | undefined>(
@@ -71,14 +102,32 @@ export class DbRateLimiter {
           .first('at'),
       );
       const opensAt = opensWith ? Date.parse(opensWith.at) + this.windowMs : now.getTime();
-      retryAfterSeconds = Math.max(
-        retryAfterSeconds,
-        Math.max(1, Math.ceil((opensAt - now.getTime()) / 1000)),
-      );
+      const wait = Math.max(1, Math.ceil((opensAt - now.getTime()) / 1000));
+      if (wait > retryAfterSeconds) {
+        retryAfterSeconds = wait;
+        refusedBy = rule;
+      }
     }
-    if (retryAfterSeconds === 0) return { allowed: true, hitIds };
+    if (!refusedBy) return { allowed: true, hitIds, counts, delayMs };
     await this.db('rate_limit_hits').whereIn('id', hitIds).delete();
-    return { allowed: false, retryAfterSeconds };
+    return { allowed: false, retryAfterSeconds, refusedBy };
+  }
+
+  /** Hits of one key in the window, counting nothing. */
+  async count(key: string): Promise<number> {
+    const since = new Date(this.clock.now().getTime() - this.windowMs).toISOString();
+    return this.countSince(key.slice(0, MAX_KEY), since);
+  }
+
+  private async countSince(key: string, since: string): Promise<number> {
+    const row = await typed<{ n: number | string } | undefined>(
+      this.db('rate_limit_hits')
+        .where('key', key)
+        .andWhere('at', '>', since)
+        .count<{ n: number | string }>({ n: '*' })
+        .first(),
+    );
+    return Number(row?.n ?? 0);
   }
 
   /** Forgets every hit of these keys (a successful sign-in clears its own failures). */

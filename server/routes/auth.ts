@@ -3,16 +3,26 @@
  * `email_address` in bodies never selects whose data is used: the session cookie does.
  */
 import { Router } from '@koa/router';
-import type { Context } from 'koa';
 import { EMAIL_RE } from '../config.ts';
 import type { AppContext, AuthState } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { bodyOf, stringField } from '../middleware/body.ts';
-import { RateLimited, ServiceUnavailable, ValidationError } from '../errors.ts';
+import { ServiceUnavailable, ValidationError } from '../errors.ts';
 import { dummyPasswordHash, verifyPassword } from '../auth/passwords.ts';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from '../auth/password-rules.ts';
-import type { LimitRule } from '../auth/rate-limit.ts';
-import { waitText } from '../auth/rate-limit.ts';
+import { DEVICE_COOKIE, deviceCookie, knownDeviceId, newDeviceId } from '../auth/known-devices.ts';
+import { alertOwnerOfAttack } from '../auth/sign-in-alert.ts';
+import {
+  PAIR_KEY,
+  deviceRule,
+  deviceTrusted,
+  failuresUnderAttack,
+  forgotRules,
+  registerAllRule,
+  registerIpRule,
+  signInRules,
+  throttle,
+} from '../auth/throttle.ts';
 import { SESSION_COOKIE, clearedSessionCookie, sessionCookie } from '../auth/sessions.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import {
@@ -34,48 +44,30 @@ export function authRoutes(app: AppContext): Router {
   const router = new Router();
   const { config, db, clock, sessions } = app;
 
-  /**
-   * The keys one attempt counts against. Per e-mail from this IP (tight: guessing one account),
-   * per IP (looser: one address trying many accounts), and per e-mail over every IP (loosest: a
-   * distributed guess at one account). An attacker's failures from elsewhere fill only the
-   * last, so the owner's own device keeps working long after the attacker is stopped.
-   */
-  const rulesFor = (ctx: Context, action: string, email: string): LimitRule[] => {
-    const rules: LimitRule[] = [{ key: `${action}:ip:${ctx.ip}`, max: config.rateLimitMaxPerIp }];
-    const address = normaliseEmail(email);
-    if (address) {
-      rules.push(
-        { key: `${action}:email-ip:${address}|${ctx.ip}`, max: config.rateLimitMaxPerEmail },
-        { key: `${action}:email:${address}`, max: config.rateLimitMaxPerEmailAllIps },
-      );
-    }
-    return rules;
-  };
-
-  /** Counts one attempt; 429 with Retry-After and the wait in words past any limit. */
-  const limit = async (rules: LimitRule[], what: string): Promise<number[]> => {
-    const result = await app.limiter.hit(rules);
-    if (!result.allowed) {
-      throw new RateLimited(
-        `Too many ${what}. Please wait ${waitText(result.retryAfterSeconds)} and try again.`,
-        result.retryAfterSeconds,
-      );
-    }
-    return result.hitIds;
-  };
-
   // Spec contract: the role string on success, an empty body on bad credentials (200, so the
-  // console's "empty means invalid" works); also sets the session cookie.
+  // console's "empty means invalid" works); also sets the session and known-device cookies.
   router.post('/api/check-valid-user/', async (ctx) => {
     const body = bodyOf(ctx);
     const email = stringField(body, 'email_address');
     const password = typeof body.password === 'string' ? body.password : '';
-    const rules = rulesFor(ctx, 'signin', email);
-    const hitIds = await limit(rules, 'sign-in attempts');
+    const address = normaliseEmail(email);
     const user =
       email && password.length <= MAX_PASSWORD_LENGTH
         ? await findUserByEmail(db, email)
         : undefined;
+    const cookieDevice = user ? knownDeviceId(ctx.cookies.get(DEVICE_COOKIE), user) : null;
+    const device = cookieDevice && (await deviceTrusted(app, cookieDevice)) ? cookieDevice : null;
+    const rules = device ? [deviceRule(device)] : signInRules(config, ctx.ip, address);
+    // The waits come before the password is checked: the right one waits as long as a wrong one.
+    const { hitIds, counts } = await throttle(app, rules, {
+      action: 'sign-in',
+      what: 'sign-in attempts',
+      ip: ctx.ip,
+      email: address,
+    });
+    const failures = failuresUnderAttack(config, rules, counts);
+    // Not awaited: the answer must not take longer for an existing account than for none.
+    if (user && failures > 0) void alertOwnerOfAttack(app, user, failures);
     // Verify against a dummy hash for unknown e-mails so response time does not reveal accounts.
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
     ctx.status = 200;
@@ -84,27 +76,33 @@ export function authRoutes(app: AppContext): Router {
       ctx.body = '';
       return;
     }
-    // Success forgets this device's failures for the account and uncounts itself, so the
-    // owner's own sign-ins never use up the allowance. The all-IP count stays: it is what stops
-    // a distributed guess, and a success of the owner must not reopen it.
+    // Success forgets this address's (or device's) failures for the account and uncounts
+    // itself, so the owner's own sign-ins never use up the allowance. The count over every
+    // address stays: it is what slows a distributed guess, and the owner must not reset it.
     await app.limiter.forget(hitIds);
-    await app.limiter.reset(
-      rules.filter((r) => r.key.startsWith('signin:email-ip:')).map((r) => r.key),
-    );
+    const cleared = rules.filter((r) => r.key.startsWith(PAIR_KEY)).map((r) => r.key);
+    if (cookieDevice) cleared.push(deviceRule(cookieDevice).key);
+    await app.limiter.reset(cleared);
     const token = await sessions.create(user.id);
     ctx.append(
       'Set-Cookie',
       sessionCookie(token, { secure: config.secureCookies, maxAgeSeconds: sessions.idleSeconds }),
+    );
+    ctx.append(
+      'Set-Cookie',
+      deviceCookie(user, cookieDevice ?? newDeviceId(), config.secureCookies),
     );
     ctx.type = 'text/plain';
     ctx.body = user.role;
   });
 
   router.post('/api/register-user/', async (ctx) => {
-    await limit(
-      [{ key: `register:ip:${ctx.ip}`, max: config.registerRateLimitMaxPerIp }],
-      'registrations from your network',
-    );
+    const registration = {
+      action: 'registration',
+      what: 'registrations from your network',
+      ip: ctx.ip,
+    };
+    await throttle(app, [registerIpRule(config, ctx.ip)], registration);
     const body = bodyOf(ctx);
     const name = cleanText(stringField(body, 'name'));
     const email = stringField(body, 'email');
@@ -125,19 +123,27 @@ export function authRoutes(app: AppContext): Router {
     if (cleanLocations(locations).length > MAX_LOCATIONS)
       fields.locations = `Register at most ${MAX_LOCATIONS} hive locations`;
     if (Object.keys(fields).length > 0) throw ValidationError.of(fields);
-    const user = await createUser(db, clock, {
-      email,
-      name,
-      password,
-      locations,
-    });
+    // Counted only once valid, so that nobody slows real users down with bad requests.
+    const { hitIds } = await throttle(app, [registerAllRule(config)], registration);
+    const user = await createUser(db, clock, { email, name, password, locations }).catch(
+      async (err: unknown) => {
+        await app.limiter.forget(hitIds);
+        throw err;
+      },
+    );
     ctx.status = 201;
     ctx.body = { message: 'Registration successful!', email: user.email };
   });
 
   router.post('/api/forgot-password', async (ctx) => {
     const email = stringField(bodyOf(ctx), 'email_address');
-    await limit(rulesFor(ctx, 'forgot', email), 'password reset requests');
+    const address = normaliseEmail(email);
+    await throttle(app, forgotRules(config, ctx.ip, address), {
+      action: 'forgot-password',
+      what: 'password reset requests',
+      ip: ctx.ip,
+      email: address,
+    });
     const user = email && EMAIL_RE.test(email) ? await findUserByEmail(db, email) : undefined;
     if (!user) {
       ctx.body = { message: 'INVALID_EMAIL_ADDRESS' };

@@ -93,6 +93,31 @@ export async function setPassword(db: Knex, userId: number, password: string): P
     .update({ password_hash: await hashPassword(password) });
 }
 
+/**
+ * Takes the right to send the user's "someone is guessing your password" e-mail at `at`: true
+ * for exactly one caller per `everyMs` (the conditional update is atomic on both databases).
+ */
+export async function claimSignInAlert(
+  db: Knex,
+  userId: number,
+  at: Date,
+  everyMs: number,
+): Promise<boolean> {
+  const before = new Date(at.getTime() - everyMs).toISOString();
+  const claimed = await db('users')
+    .where({ id: userId })
+    .andWhereRaw("coalesce(sign_in_alert_at, '') <= ?", [before])
+    .update({ sign_in_alert_at: at.toISOString() });
+  return claimed === 1;
+}
+
+/** Gives a claim back (the e-mail could not be sent), so a later attempt tries again. */
+export async function releaseSignInAlert(db: Knex, userId: number, at: Date): Promise<void> {
+  await db('users')
+    .where({ id: userId, sign_in_alert_at: at.toISOString() })
+    .update({ sign_in_alert_at: null });
+}
+
 export async function grantProduct(
   db: Knex,
   userId: number,

@@ -176,8 +176,9 @@ async function main(): Promise<number> {
     ...place.env,
     RATE_LIMIT_MAX_PER_IP: '1000000',
     RATE_LIMIT_MAX_PER_EMAIL: '1000000',
-    // Every user registers from this one IP.
+    // Every user registers from this one IP, all within a minute.
     REGISTER_RATE_LIMIT_MAX_PER_IP: '1000000',
+    REGISTER_RATE_LIMIT_SLOW_AFTER_ALL_IPS: '1000000',
     WORKER_CONCURRENCY: '1',
   };
   const serveEnv = { ...env, WORKER_CONCURRENCY: String(opts.serveWorker) };

@@ -23,6 +23,7 @@ import type { Mailer } from '../../server/mailer.ts';
 import type { RunningServer } from '../../server/server.ts';
 import { startServer } from '../../server/server.ts';
 import type { Role } from '../../server/auth/sessions.ts';
+import type { Sleep } from '../../server/sleep.ts';
 import { createUser, findUserByEmail, grantProduct } from '../../server/users/repo.ts';
 import type { ProductName } from '../../server/users/plans.ts';
 import { PG_URL, postgresAnswers } from '../support/postgres.ts';
@@ -53,6 +54,8 @@ export interface TestServerOptions {
   /** Extra environment for loadConfig (PORT, HOST, DATA_DIR, DATABASE_URL are set here). */
   env?: Record<string, string>;
   clock?: Clock;
+  /** The server's slow-down waits (default real ones), e.g. `RecordingSleep.sleep`. */
+  sleep?: Sleep;
   mailer?: Mailer;
   /** Where the server logs (default silent); e.g. a capturing logger. */
   logger?: Logger;
@@ -83,6 +86,7 @@ export async function startTestServer(
   const running = await startServer(config, {
     db,
     clock: opts.clock,
+    sleep: opts.sleep,
     mailer: opts.mailer,
     logger: opts.logger ?? silentLogger,
     worker: opts.worker ?? false,

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
+import { RecordingSleep } from '../../server/sleep.ts';
 import {
   DB_KINDS,
   TEST_PASSWORD,
@@ -56,6 +57,7 @@ describe.each(DB_KINDS)('security on %s', (kind) => {
     const clock = new ManualClock('2026-03-01T10:00:00Z');
     const t = useTestServer(kind, {
       clock,
+      sleep: new RecordingSleep().sleep,
       env: {
         RATE_LIMIT_MAX_PER_EMAIL: '3',
         RATE_LIMIT_MAX_PER_IP: '4',
@@ -76,7 +78,7 @@ describe.each(DB_KINDS)('security on %s', (kind) => {
           ).text,
         ).toBe('');
       }
-      // Even the right password is refused once the e-mail is over its limit.
+      // Even the right password is refused once the e-mail is over its limit from this IP.
       const limited = await c.post('/api/check-valid-user/', {
         email_address: user.email.toUpperCase(),
         password: TEST_PASSWORD,

@@ -184,6 +184,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
         RATE_LIMIT_MAX_PER_IP: '1000',
         RATE_LIMIT_MAX_PER_EMAIL: '1000',
         REGISTER_RATE_LIMIT_MAX_PER_IP: '1000',
+        REGISTER_RATE_LIMIT_SLOW_AFTER_ALL_IPS: '1000',
         UPLOAD_QUOTA_SCALE: '100',
       },
       // A console folder right beside the secret file: ../secret.txt is one step away.
