@@ -95,7 +95,7 @@ CREATE TABLE `sessions` (`id` varchar(64), `user_id` integer not null, `created_
 CREATE TABLE `upload_counts` (`user_id` integer not null, `day` varchar(10) not null, `count` integer not null default '0', foreign key(`user_id`) references `users`(`id`) on delete CASCADE, primary key (`user_id`, `day`));
 
 -- table users
-CREATE TABLE `users` (`id` integer not null primary key autoincrement, `email` varchar(320) not null, `name` varchar(200) not null, `password_hash` varchar(255) not null, `role` varchar(16) not null default 'USER', `created_at` varchar(32) not null, `hornet_alerts` boolean not null default '1', `training_consent_at` varchar(255) null, `training_consent_revoked_at` varchar(255) null);
+CREATE TABLE `users` (`id` integer not null primary key autoincrement, `email` varchar(320) not null, `name` varchar(200) not null, `password_hash` varchar(255) not null, `role` varchar(16) not null default 'USER', `created_at` varchar(32) not null, `hornet_alerts` boolean not null default '1', `training_consent_at` varchar(255) null, `training_consent_revoked_at` varchar(255) null, `sign_in_alert_at` varchar(32) null);
 
 -- trigger file_locations_after_insert
 CREATE TRIGGER file_locations_after_insert AFTER INSERT ON files BEGIN
