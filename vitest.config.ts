@@ -15,6 +15,7 @@ export default defineConfig({
             'console/**/*.test.{ts,tsx}',
             'bin/**/*.test.ts',
             'lab/**/*.test.ts',
+            'tests/structure/**/*.test.ts',
           ],
         },
       },

@@ -4,8 +4,8 @@
  */
 import type { Knex } from 'knex';
 import { NotFound } from '../errors.ts';
-import type { SessionUser } from '../context.ts';
-import type { FileRow } from './records.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+import type { FileRow } from './file-row.ts';
 
 export const FILE_NOT_FOUND = 'File not found.';
 

@@ -3,7 +3,7 @@
  * URLs (decisions.md 1b). Kept apart from records.ts so that the file record's one definition
  * (file-record.ts) and records.ts can both use them without importing each other.
  */
-import type { FileRow } from './records.ts';
+import type { FileRow } from './file-row.ts';
 
 /** `toISOString()` output whose day exists in every month (so Date would not roll it over). */
 const CANONICAL_UTC =

@@ -14,7 +14,7 @@
  * re-creates the indexes. file-record.test.ts checks that the app reads what the newest frozen
  * copy installed, so that such a change cannot go unnoticed.
  */
-import type { FileRow } from './records.ts';
+import type { FileRow } from './file-row.ts';
 import { FILE_URL_PREFIX, fileUrl, isoWithOffset } from './answer-forms.ts';
 import type { FileResource } from './answer-forms.ts';
 
