@@ -15,6 +15,7 @@ import { startWorker } from '../../server/queue/worker.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import type { TestClient } from './server-helpers.ts';
 import { counts, insertFile, userWithLocations } from './files-helpers.ts';
+import { analysisResult } from '../support/analysis.ts';
 
 const T0 = '2026-05-04T08:00:00.000Z';
 const HOUR = 3_600_000;
@@ -31,48 +32,37 @@ const sevenBees: FileEngine = {
   probe: () => Promise.reject(new Error('not used')),
   analyse: (file, opts) => {
     const c = counts({ bee: 7 });
-    return Promise.resolve({
-      file,
-      media: {
-        kind: 'video',
-        format: 'mp4',
-        width: 640,
-        height: 480,
-        durationS: 1,
-        fps: 5,
-        sizeBytes: 1,
-      },
-      counts: counts({ bee: 9 }),
-      frames: [0, 1, 2, 3, 4].map((index) => ({
-        index,
-        timeS: index * 0.2,
-        detections: [],
-        counts: c,
+    return Promise.resolve(
+      analysisResult(file, {
+        media: { ...analysisResult(file).media, width: 640, height: 480, fps: 5 },
+        counts: counts({ bee: 9 }),
+        frames: [0, 1, 2, 3, 4].map((index) => ({
+          index,
+          timeS: index * 0.2,
+          detections: [],
+          counts: c,
+          beeCoveragePct: 5,
+        })),
         beeCoveragePct: 5,
-      })),
-      tracks: [],
-      beeCoveragePct: 5,
-      model: { name: 'm', version: '2', classes: ['bee'], inputWidth: 1, inputHeight: 1 },
-      sampleFps: 5,
-      zoom: 1,
-      timing: { decodeMs: 0, inferenceMs: 0, trackingMs: 0, totalMs: 0 },
-      analysedAt: T0,
-      ...(opts?.entrance
-        ? {
-            traffic: {
-              entrance: opts.entrance,
-              beesIn: 0,
-              beesOut: 0,
-              netFlow: 0,
-              loops: 0,
-              inPerMinute: 0,
-              outPerMinute: 0,
-              byClass: {},
-              events: [],
-            },
-          }
-        : {}),
-    });
+        model: { name: 'm', version: '2', classes: ['bee'], inputWidth: 1, inputHeight: 1 },
+        analysedAt: T0,
+        ...(opts?.entrance
+          ? {
+              traffic: {
+                entrance: opts.entrance,
+                beesIn: 0,
+                beesOut: 0,
+                netFlow: 0,
+                loops: 0,
+                inPerMinute: 0,
+                outPerMinute: 0,
+                byClass: {},
+                events: [],
+              },
+            }
+          : {}),
+      }),
+    );
   },
 };
 

@@ -13,11 +13,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import knexFactory from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, migrateLatest } from '../../server/db.ts';
 import { migrationSource } from '../../migrations/index.ts';
-import { PG_URL, postgresAnswers } from '../support/postgres.ts';
+import { dropSchema, PG_URL, postgresAnswers } from '../support/postgres.ts';
 
 const SEEDED_AT = '20261128_0020_corrected_frames_and_training_consent';
 const PG_AVAILABLE = await postgresAnswers();
@@ -166,12 +165,7 @@ describe('migrations on PostgreSQL', () => {
       await run(db, schema);
     } finally {
       await db.destroy();
-      const admin = knexFactory({ client: 'pg', connection: PG_URL, pool: { min: 0, max: 1 } });
-      try {
-        await admin.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await admin.destroy();
-      }
+      await dropSchema(schema);
     }
   }
 

@@ -13,6 +13,7 @@ import { enqueueJob, PRIORITY } from '../../server/queue/jobs-repository.ts';
 import type { FileEngine } from '../../server/files/engine.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';
+import { analysisResult } from '../support/analysis.ts';
 
 const T0 = Date.parse('2026-03-01T09:00:00.000Z');
 
@@ -22,33 +23,12 @@ const T0 = Date.parse('2026-03-01T09:00:00.000Z');
  * claims were made in, which finishing a few milliseconds apart could blur).
  */
 function recordingEngine(started: string[], ms = 3): FileEngine {
-  const c = { bee: 1, pollen: 0, drone: 0, wasp: 0, hornet: 0 };
   return {
     probe: () => Promise.reject(new Error('not used')),
     analyse: async (file) => {
       started.push(path.basename(file));
       await new Promise((resolve) => setTimeout(resolve, ms));
-      return {
-        file,
-        media: {
-          kind: 'video',
-          format: 'mp4',
-          width: 10,
-          height: 10,
-          durationS: 1,
-          fps: 10,
-          sizeBytes: 1,
-        },
-        counts: c,
-        frames: [{ index: 0, timeS: 0, detections: [], counts: c, beeCoveragePct: 1 }],
-        tracks: [],
-        beeCoveragePct: 1,
-        model: { name: 'm', version: '1', classes: ['bee'], inputWidth: 1, inputHeight: 1 },
-        sampleFps: 5,
-        zoom: 1,
-        timing: { decodeMs: 0, inferenceMs: 0, trackingMs: 0, totalMs: 0 },
-        analysedAt: new Date().toISOString(),
-      };
+      return analysisResult(file);
     },
   };
 }

@@ -16,6 +16,7 @@ import type { FileRow } from '../../server/files/records.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';
 import { FAILURE_MESSAGES } from '../../server/user-messages.ts';
+import { analysisResult } from '../support/analysis.ts';
 
 const fake = (mode: { fail?: Error; delayMs?: number }): FileEngine => ({
   probe: () => Promise.reject(new Error('no')),
@@ -31,28 +32,7 @@ const fake = (mode: { fail?: Error; delayMs?: number }): FileEngine => ({
       });
     });
     if (mode.fail) throw mode.fail;
-    const c = { bee: 1, pollen: 0, drone: 0, wasp: 0, hornet: 0 };
-    return {
-      file: 'x',
-      media: {
-        kind: 'video',
-        format: 'mp4',
-        width: 10,
-        height: 10,
-        durationS: 1,
-        fps: 10,
-        sizeBytes: 1,
-      },
-      counts: c,
-      frames: [{ index: 0, timeS: 0, detections: [], counts: c, beeCoveragePct: 1 }],
-      tracks: [],
-      beeCoveragePct: 1,
-      model: { name: 'm', version: '1', classes: ['bee'], inputWidth: 1, inputHeight: 1 },
-      sampleFps: 5,
-      zoom: 1,
-      timing: { decodeMs: 0, inferenceMs: 0, trackingMs: 0, totalMs: 0 },
-      analysedAt: new Date().toISOString(),
-    };
+    return analysisResult('x');
   },
 });
 

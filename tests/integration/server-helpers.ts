@@ -12,7 +12,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import knexFactory from 'knex';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import type { Clock } from '../../server/clock.ts';
@@ -26,7 +25,7 @@ import type { Role } from '../../server/auth/sessions.ts';
 import type { Sleep } from '../../server/sleep.ts';
 import { createUser, findUserByEmail, grantProduct } from '../../server/users/repo.ts';
 import type { ProductName } from '../../server/users/plans.ts';
-import { PG_URL, postgresAnswers } from '../support/postgres.ts';
+import { dropSchema, PG_URL, postgresAnswers } from '../support/postgres.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 export { PG_URL };
@@ -95,12 +94,7 @@ export async function startTestServer(
   const stop = async (): Promise<void> => {
     await running.stop();
     if (kind === 'postgres') {
-      const admin = knexFactory({ client: 'pg', connection: PG_URL, pool: { min: 0, max: 1 } });
-      try {
-        await admin.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await admin.destroy();
-      }
+      await dropSchema(schema);
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };

@@ -22,3 +22,13 @@ export async function postgresAnswers(url = PG_URL): Promise<boolean> {
     await db.destroy();
   }
 }
+
+/** Drops a test's own schema (and everything in it) through a connection of its own. */
+export async function dropSchema(schema: string, url = PG_URL): Promise<void> {
+  const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  try {
+    await admin.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await admin.destroy();
+  }
+}
