@@ -258,7 +258,8 @@ export function LocationEntrance() {
                 {data.recount.videos.length === 1
                   ? `1 video of ${data.location.name} was`
                   : `${data.recount.videos.length} videos of ${data.location.name} were`}{' '}
-                counted before this entrance was saved, and their media is still kept:{' '}
+                counted before this entrance was saved, and{' '}
+                {data.recount.videos.length === 1 ? 'its' : 'their'} media is still kept:{' '}
                 {data.recount.videos
                   .slice(0, 5)
                   .map((v) => v.name)
