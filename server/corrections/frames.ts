@@ -110,3 +110,13 @@ export function availableFrames(row: FileRow, corrected: ReadonlySet<number>): F
       source: f === busiest ? 'preview' : 'sampled',
     }));
 }
+
+/**
+ * The still of the frame the preview shows, without its boxes (the entrance editor draws on
+ * it), while the file's media is kept to decode it from; else null.
+ */
+export function cleanStillUrl(row: FileRow): string | null {
+  if (!hasMedia(row)) return null;
+  const frame = availableFrames(row, new Set()).find((f) => f.source !== 'sampled');
+  return frame ? `/api/files/${row.id}/frames/${frame.index}/still.jpg` : null;
+}

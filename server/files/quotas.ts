@@ -117,12 +117,7 @@ export async function enforceDailyCount(
   const now = clock.now();
   const midnight = new Date(now);
   midnight.setUTCHours(0, 0, 0, 0);
-  const counted = await typed<{ count: number | string } | undefined>(
-    db('upload_counts')
-      .where({ user_id: userId, day: dayOf(now) })
-      .first('count'),
-  );
-  const today = Number(counted?.count ?? 0);
+  const today = await uploadsCounted(db, userId, now);
   if (today < quota.uploadsPerDay) return;
   const tomorrow = midnight.getTime() + 86_400_000;
   const seconds = Math.max(1, Math.ceil((tomorrow - now.getTime()) / 1000));
@@ -134,6 +129,20 @@ export async function enforceDailyCount(
           `and ${today} are used today. ${wait} to count this video again.`,
     seconds,
   );
+}
+
+/** The uploads and re-counts counted for the user on `now`'s UTC day. */
+export async function uploadsCounted(
+  db: Knex | Knex.Transaction,
+  userId: number,
+  now: Date,
+): Promise<number> {
+  const counted = await typed<{ count: number | string } | undefined>(
+    db('upload_counts')
+      .where({ user_id: userId, day: dayOf(now) })
+      .first('count'),
+  );
+  return Number(counted?.count ?? 0);
 }
 
 /**

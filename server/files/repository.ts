@@ -48,6 +48,11 @@ export interface FilesRepository {
   delete(id: number): Promise<void>;
   /** Moves a user's files from one location name to another; answers how many moved. */
   renameLocation(userId: number, from: string, to: string): Promise<number>;
+  /** When each of `ids` was uploaded and its description; only the owner's unless `owner` is null. */
+  uploadFacts(
+    ids: readonly number[],
+    owner: number | null,
+  ): Promise<Array<{ id: number; created_at: string; description: string }>>;
   /** How many of a user's files name the location. */
   countAtLocation(userId: number, location: string): Promise<number>;
   /** Counted again (a finished video requeued by its owner): QUEUED, keeping its retention. */
@@ -89,6 +94,15 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
       return typed<number>(
         db('files').where({ user_id: userId, location: from }).update({ location: to }),
       );
+    },
+
+    async uploadFacts(ids, owner) {
+      const query = db('files').whereIn('id', ids);
+      if (owner !== null) query.andWhere('user_id', owner);
+      const rows = await typed<
+        Array<{ id: number | string; created_at: string; description: string }>
+      >(query.orderBy('id').select('id', 'created_at', 'description'));
+      return rows.map((r) => ({ ...r, id: Number(r.id) }));
     },
 
     async countAtLocation(userId, location) {

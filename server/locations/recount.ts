@@ -35,6 +35,28 @@ const ERASED =
   'The video was erased after processing, so it cannot be counted again. Upload it again.';
 
 /**
+ * Why the video cannot be counted again with `entrance` at `nowMs` (the messages of the 409s),
+ * or null when it can, as far as the file itself tells.
+ */
+export function whyNotCountAgain(
+  file: FileRow,
+  entrance: Entrance | null,
+  nowMs: number,
+  retentionHours: number,
+): string | null {
+  if (file.kind !== 'video') return 'Only videos are counted in and out; a picture has no traffic.';
+  if (file.status !== 'PROCESSED' && file.status !== 'FAILED')
+    return file.retention_from ? WAITING : BUSY;
+  const erasedAt = Date.parse(file.retention_from ?? file.status_time) + retentionHours * 3600_000;
+  // Past its retention the media goes at the next sweep, which a queued video would only delay.
+  if (!hasMedia(file) || erasedAt <= nowMs) return ERASED;
+  if (!entrance) return `"${file.location}" has no entrance yet. Set its entrance first.`;
+  if (countedWith(file, entrance))
+    return 'This video was already counted with the current entrance.';
+  return null;
+}
+
+/**
  * Puts the video's job back in the queue, counting it against its owner's daily uploads, or
  * says why not: 409 (see the messages), 429 past the daily count.
  */
@@ -44,19 +66,9 @@ export async function countAgain(
 ): Promise<void> {
   const { db, clock } = app;
   const now = clock.now();
-  if (file.kind !== 'video')
-    throw new Conflict('Only videos are counted in and out; a picture has no traffic.');
-  if (file.status !== 'PROCESSED' && file.status !== 'FAILED')
-    throw new Conflict(file.retention_from ? WAITING : BUSY);
-  const erasedAt =
-    Date.parse(file.retention_from ?? file.status_time) + app.config.mediaRetentionHours * 3600_000;
-  // Past its retention the media goes at the next sweep, which a queued video would only delay.
-  if (!hasMedia(file) || erasedAt <= now.getTime()) throw new Conflict(ERASED);
-  const entrance = await entranceForFile(db, file);
-  if (!entrance)
-    throw new Conflict(`"${file.location}" has no entrance yet. Set its entrance first.`);
-  if (countedWith(file, entrance))
-    throw new Conflict('This video was already counted with the current entrance.');
+  const entrance = file.kind === 'video' ? await entranceForFile(db, file) : null;
+  const why = whyNotCountAgain(file, entrance, now.getTime(), app.config.mediaRetentionHours);
+  if (why) throw new Conflict(why);
   const quota = await uploadQuota(db, file.user_id, today(clock), app.config.uploadQuotaScale);
   await db.transaction(async (trx) => {
     // First, so that of two requests at once the second hears that one is waiting (409); a

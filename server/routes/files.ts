@@ -1,6 +1,6 @@
 /**
- * Files API: upload (spec 7), the signed-in user's file list, and per-file detail, media,
- * report CSV and preview (decisions.md 1b). Owners and admins only; others get a 404.
+ * Files API: upload (spec 7), the signed-in user's file list, upload dates and descriptions of
+ * listed files, and per-file detail, media, report CSV and preview (decisions.md 1b). Owners and admins only; others get a 404.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -15,7 +15,8 @@ import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
 import { planFor } from '../files/plans.ts';
 import type { FileRow } from '../files/records.ts';
 import { fileDetail, previewFor, rowFrames, rowSummary } from '../files/records.ts';
-import { hasMedia } from '../files/answer-forms.ts';
+import { hasMedia, isoWithOffset } from '../files/answer-forms.ts';
+import { filesRepository } from '../files/repository.ts';
 import { fileRecord } from '../files/file-record.ts';
 import { MAX_SUMMARY_FILES, parseIds, summaryInputs } from '../files/summary.ts';
 import { CONTENT_TYPES, mediaDirs, storedPath } from '../files/storage.ts';
@@ -85,6 +86,28 @@ export function filesRoutes(app: AppContext): Router {
     const rows = (await typed<FileRow[]>(query.orderBy('id'))).map(normaliseFileRow);
     if (rows.length !== ids.length) throw new NotFound('File not found.');
     await sendSummary(ctx, rows, 'summary.csv');
+  });
+
+  // When each file was uploaded and what it says, for screens whose list records hold neither
+  // (File Grouping). Files that are gone or not the user's are left out, not refused: the list
+  // the screen holds may be a minute old.
+  router.get('/api/files/upload-facts', app.requireUser, async (ctx) => {
+    const user = currentUser(ctx);
+    const ids = parseIds(ctx.query.ids);
+    if (!ids) throw new ValidationError('Name the files: ?ids=1,2,3.');
+    if (ids.length > MAX_SUMMARY_FILES)
+      throw new ValidationError(`Ask for at most ${MAX_SUMMARY_FILES} files at a time.`);
+    const rows = await filesRepository(app.readDb).uploadFacts(
+      ids,
+      user.role === 'ADMIN' ? null : user.id,
+    );
+    ctx.body = {
+      files: rows.map((r) => ({
+        id: r.id,
+        uploaded_at: isoWithOffset(r.created_at),
+        description: r.description,
+      })),
+    };
   });
 
   router.get('/api/files/:id/summary.csv', app.requireUser, async (ctx) => {

@@ -2,8 +2,10 @@
  * Per-location entrance and history (issue 43), for the location's owner and administrators
  * (anyone else gets the 404 of a missing location):
  *
- * - `GET /api/locations/:id/entrance`: the entrance (or null), the frames it can be drawn on (the
- *   previews of the location's latest analysed videos) and whether a proposal exists.
+ * - `GET /api/locations/:id/entrance`: the entrance (or null), the frames it can be drawn on (a
+ *   clean still of each of the location's latest analysed videos while its media is kept, its
+ *   annotated preview after), whether a proposal exists, and the videos that would count again
+ *   with the entrance (`recount`: media kept, not counted with it) with the uploads left today.
  * - `PUT /api/locations/:id/entrance` `{ entrance: { kind, points } }`: set it; later analyses
  *   of the location's videos count bees in and out across it.
  * - `DELETE /api/locations/:id/entrance`: clear it.
@@ -36,7 +38,9 @@ import {
 } from '../locations/entrance.ts';
 import type { LocationRow } from '../locations/entrance.ts';
 import { historyCsv, historyRange, locationHistory } from '../locations/history.ts';
-import { countAgain, countedWith } from '../locations/recount.ts';
+import { countAgain, countedWith, whyNotCountAgain } from '../locations/recount.ts';
+import { uploadQuota, uploadsCounted } from '../files/quotas.ts';
+import { cleanStillUrl } from '../corrections/frames.ts';
 
 /** How many recent videos the entrance editor offers to draw on. */
 const FRAME_CHOICES = 8;
@@ -64,6 +68,27 @@ export function hiveRoutes(app: AppContext): Router {
       )
     ).map(normaliseFileRow);
 
+  /** The location's videos that count again with its current entrance (media still kept). */
+  const recountable = async (location: LocationRow) => {
+    const rows = await typed<FileRow[]>(
+      app
+        .db('files')
+        .where({ user_id: location.user_id, location: location.name, kind: 'video' })
+        .whereIn('status', ['PROCESSED', 'FAILED'])
+        .whereNull('media_deleted_at')
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]),
+    );
+    const now = app.clock.now().getTime();
+    return rows
+      .map(normaliseFileRow)
+      .filter(
+        (row) => !whyNotCountAgain(row, location.entrance, now, app.config.mediaRetentionHours),
+      );
+  };
+
   const locationJson = (l: LocationRow) => ({ id: l.id, name: l.name });
 
   router.get('/api/locations/:id/entrance', app.requireUser, async (ctx) => {
@@ -72,27 +97,41 @@ export function hiveRoutes(app: AppContext): Router {
       currentUser(ctx),
       parseLocationId(ctx.params.id),
     );
-    const research = (await planFor(app.db, location.user_id, today(app.clock))).researcher;
+    const day = today(app.clock);
+    const research = (await planFor(app.db, location.user_id, day)).researcher;
     const videos = await recentVideos(location, FRAME_CHOICES);
     const frames = videos.flatMap((row) => {
       const summary = rowSummary(row);
-      if (!summary || !previewFor(row, research)) return [];
+      const still = cleanStillUrl(row);
+      const preview = previewFor(row, research) ? previewUrl(row.id) : null;
+      if (!summary || (!still && !preview)) return [];
       return [
         {
           file_id: row.id,
           name: row.original_name,
-          preview_url: previewUrl(row.id),
+          preview_url: preview,
+          still_url: still,
           width: summary.width,
           height: summary.height,
           created_at: row.created_at,
         },
       ];
     });
+    const quota = await uploadQuota(app.db, location.user_id, day, app.config.uploadQuotaScale);
+    const used = await uploadsCounted(app.db, location.user_id, app.clock.now());
     ctx.body = {
       location: locationJson(location),
       entrance: location.entrance,
       frames,
       proposal_available: videos.some((v) => rowSummary(v)?.entranceProposal),
+      recount: {
+        videos: (await recountable(location)).map((row) => ({
+          file_id: row.id,
+          name: row.original_name,
+          created_at: row.created_at,
+        })),
+        uploads_left_today: Math.max(0, quota.uploadsPerDay - used),
+      },
     };
   });
 

@@ -159,7 +159,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     await p.getByRole('link', { name: "See this hive's history" }).click();
     await p.getByRole('heading', { name: 'Hive history: Apiary North' }).waitFor();
     await p.getByText('2 files', { exact: true }).waitFor();
-    const activity = p.getByRole('img', { name: 'Activity of Apiary North per analysed file' });
+    const activity = p.getByRole('img', {
+      name: 'Bees in and out of Apiary North per minute, per analysed file',
+    });
     await activity.waitFor();
     await p.getByRole('img', { name: /Pollen and drone shares of Apiary North/ }).waitFor();
     const table = p.getByRole('table', { name: 'Files in the hive history' });
@@ -202,6 +204,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     await p.getByRole('link', { name: 'first-visit.mp4' }).click();
     await p.getByText(/analysed before Apiary North had its entrance/).waitFor();
     await p.getByRole('button', { name: 'Count bees in and out' }).click();
+    await p.getByRole('button', { name: 'Count it again' }).click();
     await p.getByText('This file is still being analysed.', { exact: false }).waitFor();
     await analysedOnServer(server, 'first-visit.mp4', 150_000);
     await p.reload();
@@ -243,11 +246,11 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     await phone.goBack();
     await phone.getByRole('heading', { name: 'Entrance: Apiary North' }).waitFor();
     await phone.getByRole('button', { name: 'Hive history' }).click();
-    await phone.getByRole('img', { name: 'Activity of Apiary North per analysed file' }).waitFor();
+    await phone.getByRole('img', { name: /^Bees in and out of Apiary North per minute/ }).waitFor();
     await shot(phone, 'hive-history-390');
     await setTheme(phone, 'dark');
     await phone.reload();
-    await phone.getByRole('img', { name: 'Activity of Apiary North per analysed file' }).waitFor();
+    await phone.getByRole('img', { name: /^Bees in and out of Apiary North per minute/ }).waitFor();
     await shot(phone, 'hive-history-390-dark');
     await phone.getByRole('button', { name: 'Entrance' }).click();
     await phone.getByText('Line from (5%, 50%) to (95%, 50%)').waitFor();

@@ -1,6 +1,6 @@
 // A hive's figures over calendar time: one marker per analysed file, lines between a series'
 // files, hover or focus on a marker for its details, click to open the file. Drawn with
-// LineChart's parts (ChartParts.tsx) at its shown width, with fewer time ticks on a phone.
+// LineChart's parts (ChartParts.tsx) at its shown width, with as many time labels as fit.
 import { useWidth } from '../lib/useWidth.ts';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -15,6 +15,7 @@ import {
   valueTicks,
 } from '../lib/history.ts';
 import { formatDateTime } from '../lib/format.ts';
+import { timeTickCount } from '../lib/timeAxis.ts';
 import { ChartLegend, ChartSvg, TimeLabels, ValueGrid } from './ChartParts.tsx';
 import './hive.css';
 
@@ -48,7 +49,7 @@ export function HistoryChart({
   );
   const ticksY = valueTicks(Math.max(0, ...values), percent);
   const maxY = ticksY[ticksY.length - 1] ?? 1;
-  const ticksX = timeTicks(domain, W < NARROW ? 3 : 5);
+  const ticksX = timeTicks(domain, timeTickCount(innerW, timeLabel(domain[0], span)));
   const x = (t: number) => (span > 0 ? ((t - domain[0]) / span) * innerW : innerW / 2);
   const y = (v: number) => innerH - (v / maxY) * innerH;
   const drawn = series

@@ -1,12 +1,11 @@
 // Entrance traffic of one video on the file detail page (issue 43): bees in and out, net flow,
 // loops, the rates per minute, the passages per minute of video and their running totals.
-import { Button, Card } from '@blueprintjs/core';
-import { useState } from 'react';
+import { Card } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { LineChart } from './LineChart.tsx';
-import { errorMessage, get, post } from '../lib/api.ts';
-import { toastError, toastSuccess } from '../lib/toaster.ts';
+import { get } from '../lib/api.ts';
+import { CountAgainButton } from './CountAgain.tsx';
 import { useResource } from '../lib/useResource.ts';
 import type { FileTraffic } from '../lib/traffic.ts';
 import { cumulativeSteps, minuteLabel, perMinuteText } from '../lib/traffic.ts';
@@ -35,20 +34,14 @@ function useHiveOf(fileId: number): Hive | null {
 /** Queues the video to be counted with the location's current entrance, then reloads. */
 function CountAgain({ fileId, text }: { fileId: number; text: string }) {
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
-  const run = async () => {
-    setBusy(true);
-    try {
-      await post(`/api/files/${fileId}/count-again`);
-      toastSuccess('Queued', 'The video will be counted with the entrance in a moment.');
-      void navigate(0);
-    } catch (error) {
-      toastError('Not queued', errorMessage(error));
-      setBusy(false);
-    }
-  };
   return (
-    <Button icon="refresh" intent="primary" text={text} loading={busy} onClick={() => void run()} />
+    <CountAgainButton
+      fileIds={[fileId]}
+      text={text}
+      onQueued={(queued) => {
+        if (queued > 0) void navigate(0);
+      }}
+    />
   );
 }
 

@@ -18,6 +18,11 @@ export function isProcessed(status: string | null | undefined): boolean {
   return (status ?? '').trim().toLowerCase() === 'processed';
 }
 
+/** Still waiting for, or in, its analysis: its status will change on its own. */
+export function isUnfinished(status: string | null | undefined): boolean {
+  return statusTone(status) === 'warning';
+}
+
 /** Human form of an upper-case status: PROCESSED -> Processed. */
 export function statusLabel(status: string | null | undefined): string {
   const s = (status ?? '').trim();

@@ -21,6 +21,8 @@ import type { FileTraffic } from '../lib/traffic.ts';
 import { del, errorMessage, get } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
 import { useResource } from '../lib/useResource.ts';
+import { usePollingWhile } from '../lib/usePolling.ts';
+import { isUnfinished } from '../lib/status.ts';
 import { countCells, countText } from '../lib/fileDetail.ts';
 import { formatBytes, formatDateTime, formatPercent, orDash } from '../lib/format.ts';
 import './FileDetail.css';
@@ -109,6 +111,8 @@ export function FileDetail() {
   );
   const detail = file.data;
   const error = file.error === null ? null : errorMessage(file.error);
+  // Its counts appear by themselves once the analysis is done.
+  usePollingWhile(detail !== null && isUnfinished(detail.status), () => setVersion((v) => v + 1));
 
   if (error) {
     return (
@@ -344,6 +348,8 @@ export function FileDetail() {
       ) : null}
       {processed ? (
         <FileHive
+          // Asked again once a re-count finishes: whether it was counted with the entrance.
+          key={detail.status_time}
           fileId={detail.id}
           name={detail.name}
           kind={detail.kind}

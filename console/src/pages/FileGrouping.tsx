@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { ApiError, post } from '../lib/api.ts';
+import { ApiError, errorMessage, get, post } from '../lib/api.ts';
 import { formatDateTime, orDash } from '../lib/format.ts';
 import {
   allFilesSearch,
@@ -24,14 +24,40 @@ import '../components/DataTable.css';
 import './groups.css';
 import './FileGrouping.css';
 
+interface UploadFacts {
+  uploaded_at: string;
+  description: string;
+}
+
+/** At most this many ids a request to /api/files/upload-facts. */
+const FACTS_BATCH = 500;
+
+/**
+ * When each listed file was uploaded and its description (the list records hold neither), so
+ * that two files of one name can be told apart. Missing while loading or when a request fails.
+ */
+async function loadUploadFacts(files: FileRecord[]): Promise<Map<number, UploadFacts>> {
+  const ids = files.flatMap((f) => (f.id === null ? [] : [f.id]));
+  const facts = new Map<number, UploadFacts>();
+  for (let i = 0; i < ids.length; i += FACTS_BATCH) {
+    const answer = await get<{ files: Array<UploadFacts & { id: number }> }>(
+      `/api/files/upload-facts?ids=${ids.slice(i, i + FACTS_BATCH).join(',')}`,
+    );
+    for (const f of answer.files) facts.set(f.id, f);
+  }
+  return facts;
+}
+
 function GroupPanel({
   title,
   files,
   tone,
+  facts,
 }: {
   title: string;
   files: FileRecord[];
   tone: 'one' | 'two';
+  facts: ReadonlyMap<number, UploadFacts>;
 }) {
   return (
     <Card className={`hs-group-panel hs-group-${tone}`} elevation={1}>
@@ -49,9 +75,12 @@ function GroupPanel({
             <li key={fileKey(f)}>
               <span className="hs-group-file">{f.name}</span>
               <span className="hs-group-meta">
-                <StatusBadge status={f.status} /> {orDash(f.location)} ·{' '}
-                {formatDateTime(f.statusTime)}
+                <StatusBadge status={f.status} /> {orDash(f.location)} · uploaded{' '}
+                {formatDateTime(f.id === null ? '' : facts.get(f.id)?.uploaded_at)}
               </span>
+              {f.id !== null && facts.get(f.id)?.description ? (
+                <span className="hs-group-meta">{facts.get(f.id)?.description}</span>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -86,6 +115,7 @@ export function FileGrouping() {
   const [loading, setLoading] = useState(true);
   const [failed, setFailed] = useState(false);
   const [assignments, setAssignments] = useState<Assignments>({});
+  const [facts, setFacts] = useState<ReadonlyMap<number, UploadFacts>>(new Map());
   const [submitting, setSubmitting] = useState(false);
   const assignmentsRef = useRef(assignments);
   assignmentsRef.current = assignments;
@@ -104,6 +134,12 @@ export function FileGrouping() {
         setFiles(processed);
         setAssignments(keepPresent(assignmentsRef.current, processed));
         setFailed(false);
+        // The table is usable without them: a failure leaves dashes, with a word.
+        loadUploadFacts(processed)
+          .then(setFacts)
+          .catch((e: unknown) =>
+            toastError('Upload dates and descriptions not loaded', errorMessage(e), 5000),
+          );
       })
       .catch((e: unknown) => {
         setFailed(true);
@@ -228,6 +264,8 @@ export function FileGrouping() {
               <thead>
                 <tr>
                   <th scope="col">File Name</th>
+                  <th scope="col">Uploaded</th>
+                  <th scope="col">Description</th>
                   <th scope="col">Location</th>
                   {auth.isAdmin && <th scope="col">Owner</th>}
                   <th scope="col">Assign To</th>
@@ -249,6 +287,12 @@ export function FileGrouping() {
                         >
                           {value === 'unassigned' ? 'Unassigned' : 'Assigned'}
                         </Tag>
+                      </td>
+                      <td data-label="Uploaded">
+                        {formatDateTime(f.id === null ? '' : facts.get(f.id)?.uploaded_at)}
+                      </td>
+                      <td data-label="Description" className="hs-group-description">
+                        {orDash(f.id === null ? '' : facts.get(f.id)?.description)}
                       </td>
                       <td data-label="Location">{orDash(f.location)}</td>
                       {auth.isAdmin && <td data-label="Owner">{orDash(f.email)}</td>}
@@ -273,8 +317,8 @@ export function FileGrouping() {
           </div>
         </Card>
         <aside className="hs-grouping-side">
-          <GroupPanel title="Group 1" files={groups.group1} tone="one" />
-          <GroupPanel title="Group 2" files={groups.group2} tone="two" />
+          <GroupPanel title="Group 1" files={groups.group1} tone="one" facts={facts} />
+          <GroupPanel title="Group 2" files={groups.group2} tone="two" facts={facts} />
           <Card className="hs-group-panel" elevation={1}>
             <h2 className="hs-card-title">Submission checklist</h2>
             <ul className="hs-checklist">

@@ -27,8 +27,8 @@ import { errorMessage, post } from '../lib/api.ts';
 import { filterByFileName } from '../lib/filters.ts';
 import { toFileRecord } from '../lib/records.ts';
 import type { FileRecord } from '../lib/records.ts';
-import { isProcessed } from '../lib/status.ts';
-import { usePolling } from '../lib/usePolling.ts';
+import { isProcessed, isUnfinished } from '../lib/status.ts';
+import { usePolling, usePollingWhile } from '../lib/usePolling.ts';
 
 const column = createColumnHelper<FileRecord>();
 
@@ -81,20 +81,30 @@ export function UploadedFiles() {
   );
   const columns = useMemo(() => [selectColumn(selected, toggle), ...COLUMNS], [selected, toggle]);
 
-  const load = useCallback(() => {
-    setLoading(true);
-    post('/api/get-uploaded-files-list/', { email_address: auth.email })
-      .then((body) => {
-        if (body === null || body === undefined) throw new Error('No data received');
-        const rows: unknown[] = Array.isArray(body) ? body : [];
-        setFiles(rows.map(toFileRecord));
-        setError(null);
-      })
-      .catch((e: unknown) => setError(errorMessage(e)))
-      .finally(() => setLoading(false));
-  }, [auth.email]);
+  /** Loads the list; `quiet` (the quick status polls) without the Refresh button's spinner. */
+  const load = useCallback(
+    (quiet = false) => {
+      if (!quiet) setLoading(true);
+      return post('/api/get-uploaded-files-list/', { email_address: auth.email })
+        .then((body) => {
+          if (body === null || body === undefined) throw new Error('No data received');
+          const rows: unknown[] = Array.isArray(body) ? body : [];
+          setFiles(rows.map(toFileRecord));
+          setError(null);
+        })
+        .catch((e: unknown) => setError(errorMessage(e)))
+        .finally(() => {
+          if (!quiet) setLoading(false);
+        });
+    },
+    [auth.email],
+  );
 
-  usePolling(load);
+  usePolling(() => void load());
+  usePollingWhile(
+    (files ?? []).some((f) => isUnfinished(f.status)),
+    () => load(true),
+  );
 
   const shown = useMemo(() => filterByFileName(files ?? [], query), [files, query]);
   // Only files still listed count (a deleted file drops out of the selection).
@@ -134,7 +144,7 @@ export function UploadedFiles() {
           ) : null
         }
       />
-      <UploadForm onUploaded={load} compact />
+      <UploadForm onUploaded={() => void load()} compact />
       <Card className="hs-section-card" elevation={1}>
         <div className="hs-card-toolbar">
           <h2 className="hs-card-title">
@@ -168,7 +178,7 @@ export function UploadedFiles() {
               icon="refresh"
               text="Refresh"
               loading={loading && files !== null}
-              onClick={load}
+              onClick={() => void load()}
             />
           </div>
         </div>

@@ -22,9 +22,14 @@ import { useResource } from '../lib/useResource.ts';
 import { toApiDate } from '../lib/dateRange.ts';
 import type { Range } from '../lib/dateRange.ts';
 import type { HistoryPoint } from '../lib/history.ts';
-import { ACTIVITY_SERIES, figure, SHARE_SERIES } from '../lib/history.ts';
+import { activityValue, ACTIVITY_SERIES, figure, SHARE_SERIES } from '../lib/history.ts';
 import { formatDateTime } from '../lib/format.ts';
 import '../components/hive.css';
+
+// Bees crossing the entrance (0-10 a minute) and unique bees in view (hundreds) on one axis
+// left the first flat at zero (issue 57): each has its own chart.
+const TRAFFIC_SERIES = ACTIVITY_SERIES.filter((s) => s.key !== 'unique_bees_per_minute');
+const UNIQUE_SERIES = ACTIVITY_SERIES.filter((s) => s.key === 'unique_bees_per_minute');
 
 interface HistoryAnswer {
   location: { id: number; name: string };
@@ -62,6 +67,9 @@ export function HiveHistory() {
 
   const points = data.points;
   const counted = points.filter((p) => p.in_per_minute !== null).length;
+  const uncounted = points.filter(
+    (p) => activityValue(p, 'unique_bees_per_minute') !== null,
+  ).length;
 
   return (
     <div className="hs-page">
@@ -114,20 +122,38 @@ export function HiveHistory() {
         />
       ) : (
         <>
-          <Card className="hs-section-card" elevation={1}>
-            <h2 className="hs-card-title">Activity</h2>
-            <p className="hs-muted hs-small">
-              Bees in and out per minute where the hive&apos;s entrance was set when the video was
-              analysed ({counted} of {points.length} files); unique honeybees per minute of video
-              for the others. Hover or focus a point for its details; click it to open the file.
-            </p>
-            <HistoryChart
-              title={`Activity of ${data.location.name} per analysed file`}
-              points={points}
-              series={ACTIVITY_SERIES}
-              unit=" /min"
-            />
-          </Card>
+          {counted > 0 ? (
+            <Card className="hs-section-card" elevation={1}>
+              <h2 className="hs-card-title">Bees in and out</h2>
+              <p className="hs-muted hs-small">
+                Bees in and out per minute of video, where the hive&apos;s entrance was set when the
+                video was counted ({counted} of {points.length} files). Hover or focus a point for
+                its details; click it to open the file.
+              </p>
+              <HistoryChart
+                title={`Bees in and out of ${data.location.name} per minute, per analysed file`}
+                points={points}
+                series={TRAFFIC_SERIES}
+                unit=" /min"
+              />
+            </Card>
+          ) : null}
+          {uncounted > 0 ? (
+            <Card className="hs-section-card" elevation={1}>
+              <h2 className="hs-card-title">Unique bees</h2>
+              <p className="hs-muted hs-small">
+                Unique honeybees per minute of video, for the files counted without an entrance (
+                {uncounted} of {points.length}): many more than cross it, so they have a chart of
+                their own.
+              </p>
+              <HistoryChart
+                title={`Unique bees of ${data.location.name} per minute, per analysed file`}
+                points={points}
+                series={UNIQUE_SERIES}
+                unit=" /min"
+              />
+            </Card>
+          ) : null}
           <Card className="hs-section-card" elevation={1}>
             <h2 className="hs-card-title">Pollen and drones</h2>
             <p className="hs-muted hs-small">
@@ -162,18 +188,18 @@ export function HiveHistory() {
                 <tbody>
                   {[...points].reverse().map((p) => (
                     <tr key={p.file_id}>
-                      <td>
+                      <td data-label="Recorded">
                         {formatDateTime(p.recorded_at)}
                         {p.time_source === 'upload' ? ' (uploaded)' : ''}
                       </td>
-                      <td>
+                      <td data-label="File">
                         <Link to={`/files/${p.file_id}`}>{p.name}</Link>
                       </td>
-                      <td>{figure(p.in_per_minute)}</td>
-                      <td>{figure(p.out_per_minute)}</td>
-                      <td>{figure(p.unique_bees_per_minute)}</td>
-                      <td>{figure(p.pollen_pct, ' %')}</td>
-                      <td>{figure(p.drones_pct, ' %')}</td>
+                      <td data-label="In /min">{figure(p.in_per_minute)}</td>
+                      <td data-label="Out /min">{figure(p.out_per_minute)}</td>
+                      <td data-label="Unique bees /min">{figure(p.unique_bees_per_minute)}</td>
+                      <td data-label="Pollen">{figure(p.pollen_pct, ' %')}</td>
+                      <td data-label="Drones">{figure(p.drones_pct, ' %')}</td>
                     </tr>
                   ))}
                 </tbody>

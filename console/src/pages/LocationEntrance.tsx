@@ -13,6 +13,7 @@ import {
 } from '@blueprintjs/core';
 import { useCallback, useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
+import { CountAgainButton } from '../components/CountAgain.tsx';
 import { EntranceCanvas } from '../components/EntranceCanvas.tsx';
 import { LocationLoadFailure, LocationPageActions } from '../components/LocationPages.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
@@ -25,7 +26,10 @@ import { toastError, toastSuccess } from '../lib/toaster.ts';
 interface Frame {
   file_id: number;
   name: string;
-  preview_url: string;
+  /** The annotated preview (kept after the media is erased). */
+  preview_url: string | null;
+  /** The same frame without boxes, while the media is kept. */
+  still_url: string | null;
   width: number;
   height: number;
   created_at: string;
@@ -36,6 +40,8 @@ interface EntranceAnswer {
   entrance: Entrance | null;
   frames: Frame[];
   proposal_available: boolean;
+  /** Videos that would count again with the saved entrance (media kept, counted without it). */
+  recount: { videos: Array<{ file_id: number; name: string }>; uploads_left_today: number };
 }
 
 interface ProposalAnswer {
@@ -177,7 +183,7 @@ export function LocationEntrance() {
             </Callout>
           ) : null}
           <EntranceCanvas
-            src={frame?.preview_url ?? null}
+            src={frame ? (frame.still_url ?? frame.preview_url) : null}
             alt={
               frame
                 ? `Frame of ${frame.name} with the entrance drawn over it`
@@ -246,6 +252,30 @@ export function LocationEntrance() {
               {problem}
             </Callout>
           ) : null}
+          {saved && !changed && data.recount.videos.length > 0 ? (
+            <Callout icon="history" className="hs-gap-top" title="Videos counted without it">
+              <p>
+                {data.recount.videos.length === 1
+                  ? `1 video of ${data.location.name} was`
+                  : `${data.recount.videos.length} videos of ${data.location.name} were`}{' '}
+                counted before this entrance was saved, and{' '}
+                {data.recount.videos.length === 1 ? 'its' : 'their'} media is still kept:{' '}
+                {data.recount.videos
+                  .slice(0, 5)
+                  .map((v) => v.name)
+                  .join(', ')}
+                {data.recount.videos.length > 5
+                  ? ` and ${data.recount.videos.length - 5} more`
+                  : ''}
+                .
+              </p>
+              <CountAgainButton
+                fileIds={data.recount.videos.map((v) => v.file_id)}
+                uploadsLeft={data.recount.uploads_left_today}
+                onQueued={() => void load()}
+              />
+            </Callout>
+          ) : null}
         </Card>
         <Card className="hs-section-card" elevation={1}>
           <h2 className="hs-card-title">How it counts</h2>
@@ -268,7 +298,8 @@ export function LocationEntrance() {
             A bee that leaves and comes back within seconds (an orientation flight) counts as a
             loop, neither in nor out. A bee already at the entrance when the video starts, or still
             there when it ends, counts nothing: it was not seen coming out or going in. Videos
-            already analysed keep their counts; upload new ones to count with this entrance.
+            already analysed keep their counts until you count them again with this entrance (while
+            their media is kept).
           </p>
         </Card>
       </div>
