@@ -120,6 +120,17 @@ describe('usage', { concurrent: true }, () => {
     });
     expect(envHow.exitCode).toBe(2);
     expect(envHow.stderr).toMatch(/HIVESIGHT_VIDEO_ANALYSIS/);
+    // Boxes go only into --json: alone, the flag would silently do nothing.
+    const boxesAlone = await hivesight([
+      'analyze',
+      'photo.jpg',
+      '--out',
+      'boxes-alone',
+      '--detections',
+    ]);
+    expect(boxesAlone.exitCode).toBe(2);
+    expect(boxesAlone.stderr).toMatch(/--detections.*--json/);
+    expect(existsSync(path.join(dir, 'boxes-alone'))).toBe(false);
   });
 
   it('exits 1 with a hint for a missing model', async ({ expect }) => {
