@@ -1,6 +1,20 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failureSummary, middleEllipsis, shownFolder, wrapWords } from './format.ts';
+import { failureSummary, formatCounts, middleEllipsis, shownFolder, wrapWords } from './format.ts';
+
+describe('formatCounts', () => {
+  it('says which classes the model has none of, instead of a bare n/a', () => {
+    expect(formatCounts({ bee: 12, pollen: 3, drone: 0, wasp: null, hornet: 1 })).toBe(
+      'bees 12  pollen 3  drones 0  hornets 1  (this model has no wasp class)',
+    );
+    expect(formatCounts({ bee: 2, pollen: 0, drone: 1, wasp: null, hornet: null })).toBe(
+      'bees 2  pollen 0  drones 1  (this model has no wasp or hornet class)',
+    );
+    expect(formatCounts({ bee: 1, pollen: 0, drone: 0, wasp: 0, hornet: 0 })).toBe(
+      'bees 1  pollen 0  drones 0  wasps 0  hornets 0',
+    );
+  });
+});
 
 describe('middleEllipsis', () => {
   it('keeps short names and cuts long ones in the middle, to the width', () => {

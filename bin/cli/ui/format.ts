@@ -35,9 +35,21 @@ const LABELS: [keyof ClassCounts, string][] = [
   ['hornet', 'hornets'],
 ];
 
-/** `bees 12  pollen 3  drones 0  wasps n/a  hornets 1` (n/a: the model cannot detect it). */
+/**
+ * `bees 12  pollen 3  drones 0  hornets 1  (this model has no wasp class)`: a class the model
+ * cannot detect is not shown as a count (a bare "n/a" beside zeros read like a failure), and the
+ * line says why it is missing.
+ */
 export function formatCounts(counts: ClassCounts): string {
-  return LABELS.map(([cls, label]) => `${label} ${counts[cls] ?? 'n/a'}`).join('  ');
+  const shown = LABELS.filter(([cls]) => counts[cls] !== null && counts[cls] !== undefined);
+  const missing = LABELS.filter(([cls]) => counts[cls] === null || counts[cls] === undefined);
+  const text = shown.map(([cls, label]) => `${label} ${counts[cls]}`).join('  ');
+  if (missing.length === 0) return text;
+  const names: string[] = missing.map(([cls]) => cls);
+  const list =
+    names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  const why = `this model has no ${list} class`;
+  return text ? `${text}  (${why})` : `(${why})`;
 }
 
 /**
