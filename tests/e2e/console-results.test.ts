@@ -195,6 +195,30 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
     await p.context().close();
   });
 
+  it('opens the comparison result at its top, the title clear of the sticky bar', async () => {
+    const { page: p } = await newPage(browser, server.url, { width: 390, height: 700 });
+    await signInThroughUi(p, user.email, user.password);
+    await p.goto('/file-grouping');
+    await p.getByLabel('Assign photo-19pct.png to').selectOption('group1');
+    await p.getByLabel('Assign few-a.png to').selectOption('group2');
+    const submit = p.getByRole('button', { name: 'Submit Groups for Computation' });
+    await submit.scrollIntoViewIfNeeded();
+    expect(await p.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await submit.click();
+    await p.waitForURL('**/file-grouping/result');
+    /** Whether the element is on screen and nothing (the sticky bar) lies over its middle. */
+    const seen = (name: string | RegExp, role?: 'heading') =>
+      (role ? p.getByRole(role, { name }) : p.getByText(name)).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return r.top >= 0 && r.bottom <= window.innerHeight && el.contains(top);
+      });
+    expect(await seen('Hive Health Comparison', 'heading')).toBe(true);
+    expect(await seen('Computation complete')).toBe(true);
+    await screenshot(p, 'results-comparison-top-390');
+    await p.context().close();
+  });
+
   it('refuses a verdict on too few insects and says what the figures rest on', async () => {
     const p = await signedInPage();
     await p.goto('/file-grouping');
