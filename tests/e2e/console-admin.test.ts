@@ -45,6 +45,20 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('the Users List in Chromium', () => {
     await page.getByRole('table', { name: 'Users and products' }).waitFor();
     return page;
   };
+  /** Screenshots at 1280 and 390 px, light and dark, of the screen as it is (dialogs open). */
+  const shots = async (p: Page, name: string) => {
+    for (const theme of ['light', 'dark'] as const) {
+      await p.evaluate((t) => {
+        document.body.classList.toggle('bp6-dark', t === 'dark');
+        document.documentElement.dataset.theme = t;
+      }, theme);
+      for (const width of [1280, 390]) {
+        await p.setViewportSize({ width, height: 900 });
+        await screenshot(p, `${name}-${width}`);
+      }
+    }
+    await p.setViewportSize({ width: 1280, height: 900 });
+  };
   /** The keeper's grants in the database: what the console's actions changed. */
   const grants = () =>
     server.app
@@ -65,10 +79,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('the Users List in Chromium', () => {
       .toEqual([keeper.email, 'Ann Keeper', 'USER', '—', '—', '—', 'Manage']);
     const admin = p.getByRole('row').filter({ hasText: ADMIN.email });
     expect(await admin.getByRole('cell').nth(2).innerText()).toBe('ADMIN');
-    for (const width of [1280, 390]) {
-      await p.setViewportSize({ width, height: 900 });
-      await screenshot(p, `admin-users-${width}`);
-    }
+    await shots(p, 'admin-users');
     await p.context().close();
   });
 
@@ -89,7 +100,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('the Users List in Chromium', () => {
     await confirmation
       .getByText(`Grant Researcher to Ann Keeper (${keeper.email}) from today until ${until}?`)
       .waitFor();
-    await screenshot(p, 'admin-grant-confirm-1280');
+    await shots(p, 'admin-grant-confirm');
     await confirmation.getByRole('button', { name: 'Cancel' }).click();
     await confirmation.waitFor({ state: 'detached' });
     expect(await grants()).toEqual([]);
@@ -119,10 +130,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('the Users List in Chromium', () => {
     await confirmation.getByRole('button', { name: 'Extend' }).click();
     await granted.getByRole('cell', { name: later, exact: true }).waitFor();
     expect((await grants())[0]?.end_date).toBe(later);
-    await p.setViewportSize({ width: 390, height: 900 });
-    await screenshot(p, 'admin-plans-390');
-    await p.setViewportSize({ width: 1280, height: 900 });
-    await screenshot(p, 'admin-plans-1280');
+    await shots(p, 'admin-plans');
 
     // Revoke: it started today, so it goes (it was never active before today).
     await granted.getByRole('button', { name: 'Revoke' }).click();
@@ -165,10 +173,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('the Users List in Chromium', () => {
       .getByText(/^No consented corrected frames yet\./)
       .waitFor();
     expect(downloads).toBe(0);
-    for (const width of [1280, 390]) {
-      await p.setViewportSize({ width, height: 900 });
-      await screenshot(p, `admin-export-empty-${width}`);
-    }
+    await shots(p, 'admin-export-empty');
     await p.context().close();
   });
 });

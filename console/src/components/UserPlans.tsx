@@ -113,7 +113,7 @@ export function UserPlans({
       isOpen
       onClose={onClose}
       title={`Plans of ${who}`}
-      style={{ maxWidth: 640, width: '95vw' }}
+      style={{ maxWidth: 720, width: '95vw' }}
     >
       <div className={Classes.DIALOG_BODY}>
         {problem ? (
@@ -141,15 +141,19 @@ export function UserPlans({
                   const label = `New end date of ${g.productName} from ${g.startDate}`;
                   return (
                     <tr key={id}>
-                      <td>
+                      <td data-label="Product">
                         {g.productName}{' '}
                         <Tag minimal intent={state.intent}>
                           {state.text}
                         </Tag>
                       </td>
-                      <td>{g.startDate}</td>
-                      <td>{g.endDate}</td>
-                      <td>
+                      <td data-label="From" className="hs-nowrap">
+                        {g.startDate}
+                      </td>
+                      <td data-label="Until" className="hs-nowrap">
+                        {g.endDate}
+                      </td>
+                      <td data-label="Change">
                         <div className="hs-plan-change">
                           <InputGroup
                             type="date"
