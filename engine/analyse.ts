@@ -28,6 +28,7 @@ import type {
   Detection,
   Entrance,
   FrameResult,
+  MediaKind,
   RawFrame,
   VideoAnalysis,
 } from './types.ts';
@@ -91,7 +92,14 @@ export async function analyseFile(
   const { detector, tools, limits } = deps;
   throwIfAborted(options.signal);
 
-  const media = await probeMedia(file, { tools, limits });
+  // The onnxruntime sessions are made while ffprobe and then ffmpeg start, not after the first
+  // frame arrives: one after the other they were most of a video's first second (engine/README.md,
+  // Warm-up). A failure here is left to the first detect, which tries again and reports it.
+  const warm = (probed: MediaKind) =>
+    void detector
+      .warm(probed === 'video' ? frameMedia(videoAnalysis) : 'image')
+      .catch(() => undefined);
+  const media = await probeMedia(file, { tools, limits, onKind: warm });
   const identity = detector.identity;
   // What each frame is detected as: a picture as a photo, a video's frames by its analysis.
   const kind = media.kind === 'video' ? frameMedia(videoAnalysis) : 'image';

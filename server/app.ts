@@ -19,6 +19,7 @@ import { NotFound } from './errors.ts';
 import { authRoutes } from './routes/auth.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { adminGrantsRoutes } from './routes/admin-grants.ts';
 import { publicConfigRoutes } from './routes/public-config.ts';
 import { filesRoutes } from './routes/files.ts';
 import { groupsRoutes } from './routes/groups.ts';
@@ -33,6 +34,7 @@ export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
   authRoutes,
   accountRoutes,
   adminRoutes,
+  adminGrantsRoutes,
   publicConfigRoutes,
   filesRoutes,
   groupsRoutes,

@@ -59,25 +59,33 @@ export async function writeFileOutputs(
 }
 
 /**
- * The result as JSON-able data: counts, frames, tracks, model, timing; never pixels. `counts`
- * are unique insects (tracks in a video, detections in a picture), said so by `countsAre`;
- * `onScreen` gives honeybees per sampled frame (mean and peak), what a chart of frames shows.
+ * The result as JSON-able data: counts, frames, tracks, model, timing, quality; never pixels.
+ * `counts` are unique insects (tracks in a video, detections in a picture), said so by
+ * `countsAre`; `onScreen` gives honeybees per sampled frame (mean and peak), what a chart of
+ * frames shows. Boxes (each frame's `detections`, each track's `boxes`) come only when asked
+ * for: they are nearly all of the bytes (an 8 s clip's ran to half a megabyte) and most readers
+ * want the counts.
  */
 export function resultJson(
   mod: Pick<EngineModule, 'honeybeesOnScreen'>,
   result: AnalysisOutput,
-  extra: { path: string; outputs: FileOutputs },
+  extra: { path: string; outputs: FileOutputs; detections?: boolean },
 ): Record<string, unknown> {
   const {
     preview: _preview,
     honeybeePreview: _honeybeePreview,
     hornetPreview: _hornetPreview,
+    frames,
+    tracks,
     ...rest
   } = result;
+  const boxes = extra.detections === true;
   return {
     ...rest,
     countsAre: result.media.kind === 'video' ? 'unique insects (tracks)' : 'detections',
-    onScreen: mod.honeybeesOnScreen(result.frames),
+    onScreen: mod.honeybeesOnScreen(frames),
+    frames: boxes ? frames : frames.map(({ detections: _detections, ...frame }) => frame),
+    tracks: boxes ? tracks : tracks.map(({ boxes: _boxes, ...track }) => track),
     path: extra.path,
     outputs: extra.outputs,
   };

@@ -199,6 +199,43 @@ describe('Detector (shipped model)', () => {
   });
 });
 
+describe('Detector.warm', () => {
+  /** The model files a detector opens sessions of, in the order it opens them. */
+  const opening =
+    (opened: string[]): SessionFactory =>
+    (p, o) => {
+      opened.push(path.basename(p));
+      return ort.InferenceSession.create(p, o);
+    };
+
+  it('opens, ahead of the first frame, the sessions a frame of that media may use, and no other', async () => {
+    const opened = async (media: 'video' | 'image') => {
+      const warmed: string[] = [];
+      const early = await Detector.open(CARD, { createSession: opening(warmed) });
+      await early.warm(media);
+      const used: string[] = [];
+      const late = await Detector.open(CARD, { createSession: opening(used) });
+      const frame = syntheticFrame(640, 480);
+      expect(await late.detect(frame, 640, 480, { media })).not.toHaveLength(0);
+      // Warm, the first frame opens nothing more.
+      const before = warmed.length;
+      await early.detect(frame, 640, 480, { media });
+      expect(warmed).toHaveLength(before);
+      await Promise.all([early.close(), late.close()]);
+      return { warmed: new Set(warmed), used: new Set(used) };
+    };
+    const video = await opened('video');
+    const image = await opened('image');
+    for (const { warmed, used } of [video, image]) {
+      for (const model of used) expect(warmed).toContain(model);
+    }
+    // Each media's own detector only: a video never opens the photos' networks, nor a photo the
+    // video network.
+    expect(video.warmed).not.toContain('hivesight-detector-photo.onnx');
+    expect(image.warmed).not.toContain('hivesight-detector.onnx');
+  });
+});
+
 describe('Detector with a subtype classifier', () => {
   /**
    * The real detector; the classifier session answers the same row for every crop: `types` in

@@ -207,6 +207,21 @@ export class Detector {
     await this.testTimeDetector?.get();
   }
 
+  /**
+   * Creates, side by side, the sessions `detect` on `media` uses (and none it does not), so a
+   * caller can have them made while ffprobe and ffmpeg start instead of after the first frame.
+   */
+  async warm(media: MediaKind): Promise<void> {
+    const testTime = this.testTimeFor(media);
+    const views = testTime?.views ?? ['identity'];
+    await Promise.all([
+      (testTime?.detector ? this.testTimeDetector! : this.lazy).get(),
+      testTime?.specialist ? this.specialist?.lazy.get() : undefined,
+      this.subtypeFor(media)?.load(),
+      views.length === 1 || testTime?.refine !== false ? this.refiner?.load() : undefined,
+    ]);
+  }
+
   async close(): Promise<void> {
     this.buffers.clear();
     await this.lazy.release();

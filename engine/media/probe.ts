@@ -10,7 +10,7 @@ import {
   UnsafeMediaError,
   UnsupportedMediaError,
 } from '../errors.ts';
-import type { MediaInfo } from '../types.ts';
+import type { MediaInfo, MediaKind } from '../types.ts';
 import type { MediaLimits } from './limits.ts';
 import { inputArgs, isProtocolRefusal, runTool, stderrTail } from './run-tool.ts';
 import type { MediaFormat } from './run-tool.ts';
@@ -21,6 +21,8 @@ export interface ProbeOptions {
   tools: MediaTools;
   limits: MediaLimits;
   signal?: AbortSignal;
+  /** Told the file's kind as soon as its magic bytes say it, before ffprobe runs. */
+  onKind?: (kind: MediaKind) => void;
 }
 
 /** The parts of ffprobe's JSON we read. Everything is optional: the file is hostile. */
@@ -57,6 +59,7 @@ export async function probeMedia(file: string, options: ProbeOptions): Promise<M
   if (sniffed.width !== undefined && sniffed.height !== undefined) {
     checkResolution(sniffed.width, sniffed.height, limits, 'picture');
   }
+  options.onKind?.(kind);
 
   const run = await runTool(
     tools.ffprobe,

@@ -18,7 +18,7 @@ export interface Plan {
 
 /** The plan's refusal of a video longer than it allows. */
 export function videoTooLongMessage(limitS: number, durationS: number): string {
-  return `The Free plan accepts videos up to ${limitS} seconds; this one is ${durationS.toFixed(1)} seconds. Please trim it to ${limitS} seconds or less, or ask about the Researcher plan for longer videos.`;
+  return `The Free Forever plan accepts videos up to ${limitS} seconds; this one is ${durationS.toFixed(1)} seconds. Please trim it to ${limitS} seconds or less, or ask about the Researcher plan for longer videos.`;
 }
 
 /** `today` is YYYY-MM-DD (UTC), the format subscription dates are stored in. */

@@ -23,9 +23,11 @@ export function exportsDir(dataDir: string): string {
 export function adminRoutes(app: AppContext): Router {
   const router = new Router();
 
-  // Rows [email, start_date, end_date, product_name, lookalike_email]; users without a product
-  // appear once with empty product fields so the overview lists every account. The spec's four
-  // fields come first; lookalike_email (appended) is true for an address mixing scripts.
+  // Rows [email, start_date, end_date, product_name, lookalike_email, name, role, user_id,
+  // product_id]; users without a product appear once with empty product fields (product_id null)
+  // so the overview lists every account. The spec's four fields come first, the rest appended:
+  // lookalike_email is true for an address mixing scripts; the ids name the user and the grant
+  // for the console's grant, extend and revoke (routes/admin-grants.ts).
   router.post('/api/users-and-products', app.requireAdmin, async (ctx) => {
     const rows = await usersWithProducts(app.db);
     ctx.body = rows.map((r) => [
@@ -34,6 +36,10 @@ export function adminRoutes(app: AppContext): Router {
       r.end_date ?? '',
       r.product_name ?? '',
       isLookalikeEmail(r.email),
+      r.name,
+      r.role,
+      r.user_id,
+      r.product_id ?? null,
     ]);
   });
 

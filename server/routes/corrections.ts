@@ -186,6 +186,14 @@ export function correctionsRoutes(app: AppContext): Router {
         reviewedOnly,
         now,
       });
+      // An empty tar would download as if it held something: say there is nothing instead.
+      if (manifest.frames.length === 0) {
+        throw new Conflict(
+          reviewedOnly
+            ? 'No reviewed consented corrected frames yet'
+            : 'No consented corrected frames yet',
+        );
+      }
       const entries: TarEntry[] = [{ name: `${stem}/` }];
       for (const sub of ['images', 'labels']) {
         entries.push({ name: `${stem}/${sub}/` });

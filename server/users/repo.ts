@@ -134,6 +134,7 @@ export async function grantProduct(
 }
 
 export interface UserProductRow {
+  user_id: number;
   email: string;
   name: string;
   role: Role;
@@ -141,6 +142,7 @@ export interface UserProductRow {
   product_name: string | null;
   start_date: string | null;
   end_date: string | null;
+  product_id: number | null;
 }
 
 /** Every user, once per product (or once with null product fields when they have none). */
@@ -153,6 +155,7 @@ export async function usersWithProducts(db: Knex): Promise<UserProductRow[]> {
       { column: 'products.id' },
     ])
     .select<UserProductRow[]>(
+      'users.id as user_id',
       'users.email',
       'users.name',
       'users.role',
@@ -160,6 +163,7 @@ export async function usersWithProducts(db: Knex): Promise<UserProductRow[]> {
       'products.product_name',
       'products.start_date',
       'products.end_date',
+      'products.id as product_id',
     );
 }
 

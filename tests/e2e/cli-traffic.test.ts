@@ -115,6 +115,44 @@ describe.skipIf(!hasModel)('analyze with an entrance', () => {
     expect(x0 < SLOT[0] && SLOT[0] < x1 && y0 < SLOT[1] && SLOT[1] < y1).toBe(true);
   });
 
+  it('keeps the boxes out of --json unless --detections asks for them', async () => {
+    type Result = {
+      counts: Record<string, number | null>;
+      quality: { grade: string };
+      frames: { counts: Record<string, number | null>; detections?: unknown[] }[];
+      tracks: { hits: number; boxes?: unknown[] }[];
+    };
+    const run = (extra: string[]) =>
+      hivesight(['analyze', 'entrance.mp4', '-o', 'boxes', '--json', ...extra]);
+    const [plain, boxed] = await Promise.all([run([]), run(['--detections'])]);
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    expect(boxed.exitCode, boxed.stderr).toBe(0);
+    const [small] = (JSON.parse(plain.stdout) as { results: Result[] }).results;
+    const [full] = (JSON.parse(boxed.stdout) as { results: Result[] }).results;
+
+    // The default: counts, per-frame counts and quality, and no box anywhere in it.
+    expect(Object.values(small!.counts).some((n) => (n ?? 0) > 0)).toBe(true);
+    expect(small!.quality.grade).toBeTruthy();
+    expect(small!.frames.length).toBe(full!.frames.length);
+    expect(small!.frames.map((f) => f.counts)).toEqual(full!.frames.map((f) => f.counts));
+    expect(small!.tracks.map((t) => t.hits)).toEqual(full!.tracks.map((t) => t.hits));
+    const keys = new Set<string>();
+    JSON.parse(plain.stdout, (key: string, value: unknown) => (keys.add(key), value));
+    expect(keys.has('detections')).toBe(false);
+    expect(keys.has('boxes')).toBe(false);
+    // What is left is a few hundred bytes a frame and a track, whatever the insects on them.
+    const bound = 4096 + 400 * small!.frames.length + 200 * small!.tracks.length;
+    expect(plain.stdout.length).toBeLessThan(bound);
+
+    // --detections: every frame's boxes and every track's, as counted.
+    for (const frame of full!.frames) {
+      const counted = Object.values(frame.counts).reduce<number>((n, c) => n + (c ?? 0), 0);
+      expect(frame.detections).toHaveLength(counted);
+    }
+    expect(full!.frames.some((f) => (f.detections?.length ?? 0) > 0)).toBe(true);
+    for (const track of full!.tracks) expect(track.boxes).toHaveLength(track.hits);
+  });
+
   it('refuses a bad entrance before analysing anything (exit 2)', async () => {
     const line = await hivesight(['analyze', 'entrance.mp4', '--entrance', '0,0.5,2,0.5']);
     expect(line.exitCode).toBe(2);

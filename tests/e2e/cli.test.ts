@@ -121,6 +121,17 @@ describe('usage', { concurrent: true }, () => {
     });
     expect(envHow.exitCode).toBe(2);
     expect(envHow.stderr).toMatch(/HIVESIGHT_VIDEO_ANALYSIS/);
+    // Boxes go only into --json: alone, the flag would silently do nothing.
+    const boxesAlone = await hivesight([
+      'analyze',
+      'photo.jpg',
+      '--out',
+      'boxes-alone',
+      '--detections',
+    ]);
+    expect(boxesAlone.exitCode).toBe(2);
+    expect(boxesAlone.stderr).toMatch(/--detections.*--json/);
+    expect(existsSync(path.join(dir, 'boxes-alone'))).toBe(false);
   });
 
   it('exits 1 with a hint for a missing model', async ({ expect }) => {
@@ -141,6 +152,13 @@ describe.skipIf(!hasModel)('analyze', { concurrent: true }, () => {
   it('writes per-file CSV, preview JPEG and summary.csv', async ({ expect }) => {
     const result = await hivesight(['analyze', 'clip.mp4', 'photo.jpg', '--out', 'out1']);
     expect(result.exitCode, result.stderr).toBe(0);
+    // The shipped model has no wasp class: each result line says so instead of "wasps n/a".
+    const resultLines = result.stderr
+      .split('\n')
+      .filter((l) => /detected:|unique insects:/.test(l));
+    expect(resultLines.length).toBeGreaterThanOrEqual(2);
+    for (const line of resultLines) expect(line).toContain('(this model has no wasp class)');
+    expect(result.stderr).not.toContain('n/a');
 
     const clipCsv = (await readFile(path.join(dir, 'out1/clip.csv'), 'utf8')).trim().split(/\r?\n/);
     expect(clipCsv[0]).toBe(FRAME_HEADER);

@@ -233,7 +233,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     await phone.getByRole('button', { name: 'Propose from my videos' }).click();
     await phone.getByText('Area of 4 corners').waitFor();
     await phone
-      .getByText(/^Proposed: the area where \d+ of \d+ bee track starts and ends/)
+      .getByText(
+        /^Proposed from .+: the area where bees appeared or vanished most \(\d+ of \d+ times\)\./,
+      )
       .waitFor();
     await phone.getByRole('button', { name: /^Entrance corner 4/ }).waitFor();
     await shot(phone, 'entrance-proposal-390');

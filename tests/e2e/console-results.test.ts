@@ -25,6 +25,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
   let browser: Browser;
   let user: { email: string; password: string; id: number };
   let clipId = 0;
+  let waspless = 0;
 
   beforeAll(async () => {
     const { startConsoleServer } = await import('./console-support.ts');
@@ -59,6 +60,19 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
       counts: counts({ bee: 1 }),
       frames: perFrame,
       summary_json: JSON.stringify(summary),
+    });
+    // A model without a wasp class, for a user without the Researcher plan: each missing count
+    // says why it is missing.
+    waspless = await insertFile(server, user.id, {
+      original_name: 'no-wasp-model.png',
+      counts: counts({ bee: 4, wasp: null, hornet: null }),
+      frames: frames([2]),
+      summary_json: JSON.stringify({
+        ...summary,
+        durationS: 0,
+        framesAnalysed: 1,
+        model: { ...summary.model, classes: ['bee', 'pollen', 'drone', 'hornet'] },
+      }),
     });
     // Group one: a photo at 19.5 % and a 79-frame video at 0.1 %; group two: 4 insects.
     await insertFile(server, user.id, {
@@ -120,6 +134,25 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
     await p.context().close();
   });
 
+  it('says why a count is missing: the model has no such class, or the plan has no counts', async () => {
+    const p = await signedInPage();
+    await p.goto(`/files/${waspless}`);
+    await p.getByRole('heading', { name: 'Detections', exact: true }).waitFor();
+    const figure = (term: string) =>
+      p
+        .getByRole('term')
+        .filter({ hasText: new RegExp(`^${term}$`) })
+        .locator('xpath=following-sibling::dd[1]');
+    expect(await figure('Worker bees').innerText()).toBe('4');
+    expect(await figure('Wasps').innerText()).toBe('not available: this model has no wasp class');
+    expect(await figure('Asian hornets').innerText()).toBe('your plan has no hornet counts');
+    for (const width of WIDTHS) {
+      await p.setViewportSize({ width, height: 900 });
+      await screenshot(p, `results-missing-counts-${width}`);
+    }
+    await p.context().close();
+  });
+
   it('downloads a summary CSV of the files ticked in the list', async () => {
     const p = await signedInPage();
     await p.goto('/file-upload-list');
@@ -159,6 +192,30 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
       state: 'attached',
     });
     expect(await p.getByLabel('E-mail me when a hornet is seen').isChecked()).toBe(false);
+    await p.context().close();
+  });
+
+  it('opens the comparison result at its top, the title clear of the sticky bar', async () => {
+    const { page: p } = await newPage(browser, server.url, { width: 390, height: 700 });
+    await signInThroughUi(p, user.email, user.password);
+    await p.goto('/file-grouping');
+    await p.getByLabel('Assign photo-19pct.png to').selectOption('group1');
+    await p.getByLabel('Assign few-a.png to').selectOption('group2');
+    const submit = p.getByRole('button', { name: 'Submit Groups for Computation' });
+    await submit.scrollIntoViewIfNeeded();
+    expect(await p.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await submit.click();
+    await p.waitForURL('**/file-grouping/result');
+    /** Whether the element is on screen and nothing (the sticky bar) lies over its middle. */
+    const seen = (name: string | RegExp, role?: 'heading') =>
+      (role ? p.getByRole(role, { name }) : p.getByText(name)).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return r.top >= 0 && r.bottom <= window.innerHeight && el.contains(top);
+      });
+    expect(await seen('Hive Health Comparison', 'heading')).toBe(true);
+    expect(await seen('Computation complete')).toBe(true);
+    await screenshot(p, 'results-comparison-top-390');
     await p.context().close();
   });
 

@@ -307,8 +307,12 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
     expect(withConsent.some((n) => n.endsWith('/manifest.json'))).toBe(true);
     expect(withConsent.some((n) => n.endsWith('/classes.txt'))).toBe(true);
     await owner.post('/api/account/training-consent', { consent: false });
-    const revoked = await listed();
-    expect(revoked.filter((n) => n.endsWith('.jpg'))).toHaveLength(0);
+    // Nothing consented any more: no empty tar, a sentence instead (issue 57).
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await page.getByRole('button', { name: 'Export training dataset' }).click();
+    await page.getByText(/^No consented corrected frames yet\./).waitFor();
+    expect(downloads).toBe(0);
     await context.close();
   }, 120_000);
   it('a video\u2019s sampled frame opens from the frame picker while its media is kept', async () => {

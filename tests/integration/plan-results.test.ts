@@ -119,7 +119,7 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
       const refused = await upload(free.client, fields, { name: 'long.mp4', data: video });
       expect(refused.status).toBe(413);
       expect(refused.json<{ message: string }>().message).toBe(
-        'The Free plan accepts videos up to 15 seconds; this one is 20.0 seconds. Please trim it to 15 seconds or less, or ask about the Researcher plan for longer videos.',
+        'The Free Forever plan accepts videos up to 15 seconds; this one is 20.0 seconds. Please trim it to 15 seconds or less, or ask about the Researcher plan for longer videos.',
       );
       expect(leftovers(t.server)).toEqual([]);
 

@@ -73,6 +73,9 @@ describe.each(DB_KINDS)('account and admin routes on %s', (kind) => {
         ['POST', '/api/users-and-products'],
         ['POST', '/api/get-all-users'],
         ['GET', '/api/download-csv?file_name=all_users.csv'],
+        ['POST', '/api/admin/users/1/products'],
+        ['POST', '/api/admin/products/1/extend'],
+        ['POST', '/api/admin/products/1/revoke'],
       ] as const) {
         const res = await client.request(method, p, method === 'POST' ? { json: {} } : {});
         expect(res.status, p).toBe(403);
@@ -87,16 +90,32 @@ describe.each(DB_KINDS)('account and admin routes on %s', (kind) => {
       await grant(t.server, withProduct.email, 'Researcher', '2031-12-31', '2026-01-01');
       const without = await createUserDirect(t.server);
       const rows = (await client.post('/api/users-and-products')).json<unknown[][]>();
-      // The spec's four fields, then lookalike_email (issue 44).
-      expect(rows).toContainEqual([
+      // The spec's four fields, then lookalike_email (issue 44), then the name and role the
+      // console shows and the ids its grant, extend and revoke use (issue 57).
+      const granted = rows.find((r) => r[0] === withProduct.email)!;
+      expect(granted.slice(0, 8)).toEqual([
         withProduct.email,
         '2026-01-01',
         '2031-12-31',
         'Researcher',
         false,
+        'Direct User',
+        'USER',
+        withProduct.id,
       ]);
-      expect(rows).toContainEqual([without.email, '', '', '', false]);
-      for (const row of rows) expect(row).toHaveLength(5);
+      expect(granted[8]).toEqual(expect.any(Number));
+      expect(rows).toContainEqual([
+        without.email,
+        '',
+        '',
+        '',
+        false,
+        'Direct User',
+        'USER',
+        without.id,
+        null,
+      ]);
+      for (const row of rows) expect(row).toHaveLength(9);
     });
 
     it('get-all-users writes all_users.csv; download-csv serves it and refuses anything else', async () => {

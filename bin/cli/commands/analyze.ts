@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { AnalysisOutput, AnalysisResult } from '../../../engine/index.ts';
 import { openEngine } from '../engine.ts';
-import { describeFailure, EXIT_OK, EXIT_USER, UserError } from '../errors.ts';
+import { describeFailure, EXIT_OK, EXIT_USER, UsageError, UserError } from '../errors.ts';
 import {
   DEFAULT_OUT,
   fpsOption,
@@ -41,6 +41,7 @@ import { progressFor } from '../ui/progress.tsx';
 interface AnalyzeFlags extends EngineFlags, TrafficFlags {
   out: string;
   json?: boolean;
+  detections?: boolean;
 }
 
 export function registerAnalyzeCommand(program: Command): void {
@@ -51,6 +52,10 @@ export function registerAnalyzeCommand(program: Command): void {
     .argument('<files...>', 'MP4, AVI, JPEG or PNG files')
     .option('-o, --out <dir>', 'output folder (created if missing)', DEFAULT_OUT)
     .option('--json', 'print the results as JSON on stdout (progress goes to stderr)')
+    .option(
+      '--detections',
+      "with --json: every frame's detections and every track's boxes too (large: one entry per insect per frame)",
+    )
     .addOption(fpsOption())
     .addOption(modelOption())
     .addOption(threadsOption())
@@ -69,6 +74,10 @@ function displayNames(files: string[]): string[] {
 }
 
 export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promise<number> {
+  // The boxes go nowhere but the JSON: alone the flag would do nothing, silently.
+  if (flags.detections && !flags.json) {
+    throw new UsageError('--detections adds boxes to the --json output: give --json as well.');
+  }
   const entrance = await readEntrance(flags);
   const outDir = path.resolve(flags.out);
   await fs.mkdir(outDir, { recursive: true });
@@ -139,7 +148,10 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
         );
       }
       results.push(result);
-      json.push({ ...resultJson(mod, result, { path: file, outputs }), ...extra });
+      json.push({
+        ...resultJson(mod, result, { path: file, outputs, detections: flags.detections }),
+        ...extra,
+      });
       // The frames analysed, as summary.csv's frames_analysed has them: the running total was
       // an estimate from the video's duration.
       const framesDone = result.media.kind === 'video' ? `${result.frames.length} frames, ` : '';

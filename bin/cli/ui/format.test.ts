@@ -1,6 +1,41 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failureSummary, middleEllipsis, shownFolder, wrapWords } from './format.ts';
+import {
+  failureSummary,
+  formatCounts,
+  middleEllipsis,
+  rateAndEta,
+  shownFolder,
+  wrapWords,
+} from './format.ts';
+
+describe('formatCounts', () => {
+  it('says which classes the model has none of, instead of a bare n/a', () => {
+    expect(formatCounts({ bee: 12, pollen: 3, drone: 0, wasp: null, hornet: 1 })).toBe(
+      'bees 12  pollen 3  drones 0  hornets 1  (this model has no wasp class)',
+    );
+    expect(formatCounts({ bee: 2, pollen: 0, drone: 1, wasp: null, hornet: null })).toBe(
+      'bees 2  pollen 0  drones 1  (this model has no wasp or hornet class)',
+    );
+    expect(formatCounts({ bee: 1, pollen: 0, drone: 0, wasp: 0, hornet: 0 })).toBe(
+      'bees 1  pollen 0  drones 0  wasps 0  hornets 0',
+    );
+  });
+});
+
+describe('rateAndEta', () => {
+  it('counts the rate from the first frame seen, not from the start-up before it', () => {
+    // The first frame after 700 ms of probe and model load, then 30 frames a second.
+    const first = { done: 1, elapsedMs: 700 };
+    const at = (done: number) => rateAndEta(done, 40, 700 + ((done - 1) * 1000) / 30, first);
+    expect(at(8).fps).toBeCloseTo(30, 6);
+    expect(at(31).fps).toBeCloseTo(30, 6);
+    expect(at(31).etaMs).toBeCloseTo((9 / 30) * 1000, 6);
+    // Until a second frame, and without a first, the rate is from the start.
+    expect(rateAndEta(1, 40, 700, first).fps).toBeCloseTo(1000 / 700, 6);
+    expect(rateAndEta(8, 40, 1000).fps).toBeCloseTo(8, 6);
+  });
+});
 
 describe('middleEllipsis', () => {
   it('keeps short names and cuts long ones in the middle, to the width', () => {

@@ -22,8 +22,21 @@ export interface RateEta {
   etaMs: number;
 }
 
-export function rateAndEta(done: number, total: number, elapsedMs: number): RateEta {
-  const fps = elapsedMs > 0 ? (done * 1000) / elapsedMs : 0;
+/**
+ * The rate since `first` (the first progress seen: done and elapsed then), else since the start.
+ * Counted from the start, the time before the first frame (probe, model load, ffmpeg's start)
+ * weighed on the rate for most of a clip: it read 7 frames/s where the frames ran at 29.
+ */
+export function rateAndEta(
+  done: number,
+  total: number,
+  elapsedMs: number,
+  first?: { done: number; elapsedMs: number },
+): RateEta {
+  const since = first && done > first.done && elapsedMs > first.elapsedMs ? first : undefined;
+  const frames = done - (since?.done ?? 0);
+  const ms = elapsedMs - (since?.elapsedMs ?? 0);
+  const fps = ms > 0 ? (frames * 1000) / ms : 0;
   return { fps, etaMs: fps > 0 ? (Math.max(0, total - done) / fps) * 1000 : Number.NaN };
 }
 
@@ -35,9 +48,21 @@ const LABELS: [keyof ClassCounts, string][] = [
   ['hornet', 'hornets'],
 ];
 
-/** `bees 12  pollen 3  drones 0  wasps n/a  hornets 1` (n/a: the model cannot detect it). */
+/**
+ * `bees 12  pollen 3  drones 0  hornets 1  (this model has no wasp class)`: a class the model
+ * cannot detect is not shown as a count (a bare "n/a" beside zeros read like a failure), and the
+ * line says why it is missing.
+ */
 export function formatCounts(counts: ClassCounts): string {
-  return LABELS.map(([cls, label]) => `${label} ${counts[cls] ?? 'n/a'}`).join('  ');
+  const shown = LABELS.filter(([cls]) => counts[cls] !== null && counts[cls] !== undefined);
+  const missing = LABELS.filter(([cls]) => counts[cls] === null || counts[cls] === undefined);
+  const text = shown.map(([cls, label]) => `${label} ${counts[cls]}`).join('  ');
+  if (missing.length === 0) return text;
+  const names: string[] = missing.map(([cls]) => cls);
+  const list =
+    names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  const why = `this model has no ${list} class`;
+  return text ? `${text}  (${why})` : `(${why})`;
 }
 
 /**

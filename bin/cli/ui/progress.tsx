@@ -29,6 +29,8 @@ interface Row {
   done: number;
   total: number;
   elapsedMs: number;
+  /** The first progress seen, which the rate is counted from. */
+  first?: { done: number; elapsedMs: number };
   detail: string;
 }
 
@@ -58,7 +60,7 @@ function ProgressView({
   return (
     <Box flexDirection="column">
       {rows.map((row) => {
-        const { fps, etaMs } = rateAndEta(row.done, row.total, row.elapsedMs);
+        const { fps, etaMs } = rateAndEta(row.done, row.total, row.elapsedMs, row.first);
         const total = estimated && row.total > 1 ? `~${row.total}` : String(row.total);
         return (
           <Box key={row.item}>
@@ -140,7 +142,17 @@ export async function renderProgress(
   return {
     start: (item) => set(item, { state: 'running' }),
     update: (item, done, total, elapsedMs) =>
-      set(item, { state: 'running', done, total, elapsedMs }, false),
+      set(
+        item,
+        {
+          state: 'running',
+          done,
+          total,
+          elapsedMs,
+          first: rows.get(item)?.first ?? { done, elapsedMs },
+        },
+        false,
+      ),
     succeed: (item, detail) => set(item, { state: 'done', detail }),
     fail: (item, message) => set(item, { state: 'failed', detail: message }),
     close: () => {
@@ -156,17 +168,19 @@ export function plainProgress(
   stream: NodeJS.WritableStream = process.stderr,
 ): ProgressUpdater {
   const lastShown = new Map<string, { fraction: number; at: number }>();
+  const firsts = new Map<string, { done: number; elapsedMs: number }>();
   return {
     start: (item) => {
       lastShown.set(item, { fraction: 0, at: Date.now() });
       stream.write(`${item}: analysing\n`);
     },
     update: (item, done, total, elapsedMs) => {
+      if (!firsts.has(item)) firsts.set(item, { done, elapsedMs });
       const fraction = total ? done / total : 0;
       const prev = lastShown.get(item) ?? { fraction: 0, at: 0 };
       if (fraction - prev.fraction < 0.1 && Date.now() - prev.at < 5000) return;
       lastShown.set(item, { fraction, at: Date.now() });
-      const { fps, etaMs } = rateAndEta(done, total, elapsedMs);
+      const { fps, etaMs } = rateAndEta(done, total, elapsedMs, firsts.get(item));
       stream.write(
         `${item}: ${done}/${estimated && total > 1 ? '~' : ''}${total} ${unit} (${Math.round(fraction * 100)}%), ${fps.toFixed(1)} ${unit}/s, ETA ${formatDuration(etaMs)}\n`,
       );

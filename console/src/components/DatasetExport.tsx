@@ -1,6 +1,6 @@
-import { Button, Card, Checkbox } from '@blueprintjs/core';
+import { Button, Callout, Card, Checkbox } from '@blueprintjs/core';
 import { useState } from 'react';
-import { errorMessage, getBlob, saveBlob } from '../lib/api.ts';
+import { ApiError, errorMessage, getBlob, saveBlob } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
 import './frame-editor.css';
 
@@ -12,8 +12,11 @@ import './frame-editor.css';
 export function DatasetExport() {
   const [reviewedOnly, setReviewedOnly] = useState(false);
   const [busy, setBusy] = useState(false);
+  /** Why nothing was downloaded, when there was nothing to export (409). */
+  const [nothing, setNothing] = useState<string | null>(null);
   const download = async () => {
     setBusy(true);
+    setNothing(null);
     try {
       const blob = await getBlob(
         `/api/admin/corrections-dataset.tar${reviewedOnly ? '?reviewed_only=1' : ''}`,
@@ -21,7 +24,8 @@ export function DatasetExport() {
       saveBlob(blob, `hivesight-corrections-${new Date().toISOString().slice(0, 10)}.tar`);
       toastSuccess('Download started.', undefined, 2000);
     } catch (e) {
-      toastError('Download failed', errorMessage(e), 4000);
+      if (e instanceof ApiError && e.status === 409) setNothing(errorMessage(e));
+      else toastError('Download failed', errorMessage(e), 4000);
     } finally {
       setBusy(false);
     }
@@ -37,7 +41,10 @@ export function DatasetExport() {
       <div className="hs-frame-picker">
         <Checkbox
           checked={reviewedOnly}
-          onChange={(e) => setReviewedOnly(e.currentTarget.checked)}
+          onChange={(e) => {
+            setReviewedOnly(e.currentTarget.checked);
+            setNothing(null);
+          }}
           label="Reviewed frames only"
         />
         <Button
@@ -47,6 +54,11 @@ export function DatasetExport() {
           onClick={() => void download()}
         />
       </div>
+      {nothing ? (
+        <Callout intent="primary" icon="info-sign" role="status" className="hs-gap">
+          {nothing}. Frames count once a user has corrected them and allowed their use.
+        </Callout>
+      ) : null}
     </Card>
   );
 }

@@ -1,7 +1,14 @@
 import { Alignment, Button, Navbar, NavbarDivider, NavbarGroup } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
-import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { useEffect, useLayoutEffect, useState } from 'react';
+import {
+  NavigationType,
+  NavLink,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useNavigationType,
+} from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { applyTheme, storedTheme } from '../lib/theme.ts';
 import { dismissToastsNotOn } from '../lib/toaster.ts';
@@ -104,8 +111,14 @@ function TopNav() {
 export function Layout() {
   const auth = useAuth();
   const { pathname } = useLocation();
+  const navigation = useNavigationType();
   // A toast speaks about the screen it was raised on; the next screen starts clean.
   useEffect(() => dismissToastsNotOn(pathname), [pathname]);
+  // A new screen opens at its top, as a page load does, not at the last screen's scroll (the
+  // comparison result opened with its title under the sticky bar); Back and Forward keep theirs.
+  useLayoutEffect(() => {
+    if (navigation !== NavigationType.Pop) window.scrollTo(0, 0);
+  }, [pathname, navigation]);
   const authenticated = auth.isAuthenticated && auth.role !== '';
   return (
     <div className="hs-app">

@@ -55,29 +55,29 @@ describe('what a comparison rests on', () => {
 });
 
 describe('file detail counts', () => {
-  it('shows not available for classes the model cannot detect', () => {
+  it('says the model has no such class for classes it cannot detect', () => {
     const cells = countCells({ bee: 12, pollen: 3, drone: 0, wasp: null });
-    expect(cells.map((c) => countText(c.value))).toEqual([
+    expect(cells.map((c) => countText(c))).toEqual([
       '12',
       '3',
       '0',
-      'not available',
-      'not available',
+      'not available: this model has no wasp class',
+      'not available: this model has no hornet class',
     ]);
   });
 
-  it('says the Researcher plan brings wasp and hornet counts the plan hides', () => {
+  it('says the plan has no wasp or hornet counts where the plan hides them', () => {
     const cells = countCells(
       { bee: 4, pollen: 1, drone: 0, wasp: null, hornet: null },
       { researchPlan: false, modelClasses: ['bee', 'pollen', 'drone', 'hornet'] },
     );
-    expect(cells.map((c) => countText(c.value, c.missing)).slice(3)).toEqual([
-      'not available',
-      'Researcher plan',
+    expect(cells.map((c) => countText(c)).slice(3)).toEqual([
+      'not available: this model has no wasp class',
+      'your plan has no hornet counts',
     ]);
     const researcher = countCells({ bee: 4, wasp: null, hornet: 2 }, { researchPlan: true });
-    expect(researcher.map((c) => countText(c.value, c.missing)).slice(3)).toEqual([
-      'not available',
+    expect(researcher.map((c) => countText(c)).slice(3)).toEqual([
+      'not available: this model has no wasp class',
       '2',
     ]);
   });

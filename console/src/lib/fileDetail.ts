@@ -37,7 +37,20 @@ export function countCells(
   });
 }
 
-export function countText(value: number | null, missing?: CountCell['missing']): string {
-  if (value !== null) return String(value);
-  return missing === 'plan' ? 'Researcher plan' : 'not available';
+/** The class as a sentence names it ("no wasp class", "no hornet counts"). */
+const CLASS_NOUNS: Record<ClassKey, string> = {
+  bee: 'worker bee',
+  pollen: 'pollen',
+  drone: 'drone',
+  wasp: 'wasp',
+  hornet: 'hornet',
+};
+
+/** A count, or why there is none: the model cannot see the class, or the plan leaves it out. */
+export function countText(cell: Pick<CountCell, 'key' | 'value' | 'missing'>): string {
+  if (cell.value !== null) return String(cell.value);
+  const noun = CLASS_NOUNS[cell.key];
+  return cell.missing === 'plan'
+    ? `your plan has no ${noun} counts`
+    : `not available: this model has no ${noun} class`;
 }

@@ -62,8 +62,18 @@ export interface UserProductRow {
   startDate: string;
   endDate: string;
   productName: string;
+  name: string;
+  role: string;
+  /** The account, for granting it a product; null from a server without it. */
+  userId: number | null;
+  /** The granted product's row, for extending or revoking it; null on a row without one. */
+  productId: number | null;
 }
 
+const idOf = (cell: unknown): number | null =>
+  typeof cell === 'number' && Number.isSafeInteger(cell) && cell > 0 ? cell : null;
+
+/** [email, start, end, product, lookalike, name, role, user id, product id] (server/routes/admin.ts). */
 export function toUserProductRow(row: unknown): UserProductRow {
   const cells: unknown[] = Array.isArray(row) ? row : [];
   return {
@@ -71,6 +81,10 @@ export function toUserProductRow(row: unknown): UserProductRow {
     startDate: text(cells[1]),
     endDate: text(cells[2]),
     productName: text(cells[3]),
+    name: text(cells[5]),
+    role: text(cells[6]),
+    userId: idOf(cells[7]),
+    productId: idOf(cells[8]),
   };
 }
 

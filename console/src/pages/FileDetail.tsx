@@ -268,7 +268,7 @@ export function FileDetail() {
               {cells.map((c) => (
                 <div key={c.key} className={c.value === null ? 'hs-count hs-count-na' : 'hs-count'}>
                   <dt>{c.label}</dt>
-                  <dd>{processed ? countText(c.value, c.missing) : '—'}</dd>
+                  <dd>{processed ? countText(c) : '—'}</dd>
                 </div>
               ))}
             </dl>

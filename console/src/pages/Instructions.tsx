@@ -8,7 +8,7 @@ const STEPS = [
   'Place your phone or camera on a steady support about 30 to 50 cm from the entrance.',
   'Frame the whole entrance and landing board, with the camera level and in focus.',
   'Avoid direct sunlight on the lens and strong shadows across the entrance.',
-  'Record 5 to 15 seconds of normal entrance activity (about 10 MB on the free plan).',
+  'Record 5 to 15 seconds of normal entrance activity (about 10 MB on the Free Forever plan).',
   'Keep the camera still while recording; do not zoom or pan.',
   'Sign in and open File Upload.',
   'Choose the video or picture, describe the hive (colony, timeframe, anything unusual) and pick its location.',
@@ -40,11 +40,11 @@ export function Instructions() {
         <Card className="hs-info-card">
           <h2>File sizes and plans</h2>
           <p>
-            The free size limit is <strong>10 MB</strong>, about 5 to 15 seconds of video. Premium
-            allows larger files and immediate updates.
+            The Free Forever size limit is <strong>10 MB</strong>, about 5 to 15 seconds of video.
+            The Bees Premium Subscription allows larger files and immediate updates.
           </p>
           <p>
-            The research plan allows <strong>50 MB</strong> per video and adds wasp and hornet
+            The Researcher plan allows <strong>50 MB</strong> per video and adds wasp and hornet
             counts. Contact us by e-mail at{' '}
             <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a>.
           </p>

@@ -131,10 +131,10 @@ export function LocationEntrance() {
         return;
       }
       setDraft(answer.proposal.entrance);
+      const { track_ends: inside, of, file_name: from } = answer.proposal;
       setNote(
-        `Proposed: the area where ${answer.proposal.track_ends} of ${answer.proposal.of} bee ` +
-          `track starts and ends in ${answer.proposal.file_name} lie. Move its corners if ` +
-          'needed, then save.',
+        `Proposed from ${from}: the area where bees appeared or vanished most ` +
+          `(${inside} of ${of} times). Move its corners if needed, then save.`,
       );
     } catch (error) {
       toastError('Proposal failed', errorMessage(error));

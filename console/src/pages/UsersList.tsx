@@ -5,6 +5,7 @@ import { AdministratorsOnly } from '../components/RouteGuards.tsx';
 import { DataTable } from '../components/DataTable.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { DatasetExport } from '../components/DatasetExport.tsx';
+import { UserPlans } from '../components/UserPlans.tsx';
 import { Stat } from '../components/Stat.tsx';
 import { ApiError, errorMessage, getBlob, post, saveBlob } from '../lib/api.ts';
 import { filterUsersByEmail, userStats } from '../lib/filters.ts';
@@ -16,12 +17,32 @@ import { usePolling } from '../lib/usePolling.ts';
 import './UsersList.css';
 
 const column = createColumnHelper<UserProductRow>();
-const COLUMNS = [
-  column.accessor('email', { header: 'Email address' }),
-  column.accessor('productName', { header: 'Product name', cell: (c) => orDash(c.getValue()) }),
-  column.accessor('startDate', { header: 'Start date', cell: (c) => orDash(c.getValue()) }),
-  column.accessor('endDate', { header: 'End date', cell: (c) => orDash(c.getValue()) }),
-];
+
+/** The list's columns; `manage` opens a user's plans (grant, extend, revoke). */
+function columns(manage: (row: UserProductRow) => void) {
+  return [
+    column.accessor('email', { header: 'Email address' }),
+    column.accessor('name', { header: 'Name', cell: (c) => orDash(c.getValue()) }),
+    column.accessor('role', { header: 'Role', cell: (c) => orDash(c.getValue()) }),
+    column.accessor('productName', { header: 'Product name', cell: (c) => orDash(c.getValue()) }),
+    column.accessor('startDate', { header: 'Start date', cell: (c) => orDash(c.getValue()) }),
+    column.accessor('endDate', { header: 'End date', cell: (c) => orDash(c.getValue()) }),
+    column.display({
+      id: 'plans',
+      header: 'Plans',
+      cell: (c) =>
+        c.row.original.userId === null ? null : (
+          <Button
+            size="small"
+            icon="edit"
+            text="Manage"
+            aria-label={`Manage plans of ${c.row.original.email}`}
+            onClick={() => manage(c.row.original)}
+          />
+        ),
+    }),
+  ];
+}
 
 function Skeleton() {
   return (
@@ -41,6 +62,8 @@ export function UsersList() {
   const [query, setQuery] = useState('');
   const [exporting, setExporting] = useState(false);
   const [forbidden, setForbidden] = useState(false);
+  const [managing, setManaging] = useState<number | null>(null);
+  const table = useMemo(() => columns((row) => setManaging(row.userId)), []);
 
   const load = useCallback(() => {
     setLoading(true);
@@ -93,7 +116,8 @@ export function UsersList() {
     content = <NonIdealState icon="people" title="No users found" />;
   else if (shown.length === 0)
     content = <NonIdealState icon="search" title="No users match that search" />;
-  else content = <DataTable data={shown} columns={COLUMNS} label="Users and products" />;
+  else content = <DataTable data={shown} columns={table} label="Users and products" />;
+  const managed = (rows ?? []).filter((r) => managing !== null && r.userId === managing);
 
   return (
     <div className="hs-page">
@@ -144,6 +168,9 @@ export function UsersList() {
         {content}
       </Card>
       <DatasetExport />
+      {managed.length > 0 ? (
+        <UserPlans rows={managed} onClose={() => setManaging(null)} onChanged={load} />
+      ) : null}
     </div>
   );
 }
