@@ -5,13 +5,15 @@
  */
 import { Router } from '@koa/router';
 import type { AppContext } from '../context.ts';
-import { today } from '../clock.ts';
+import { calendarDay, today } from '../clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { bodyOf, stringField } from '../middleware/body.ts';
 import { deleteGrant, findGrant, insertGrant, setGrantEnd, userExists } from '../users/grants.ts';
 import type { GrantRow } from '../users/grants.ts';
 import { isProductName, PRODUCT_NAMES } from '../users/plans.ts';
-import { parseDay } from './search.ts';
+
+/** A day field as typed: surrounding spaces are not part of the date. */
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 
 const NO_USER = 'No such user';
 const NO_GRANT = 'No such granted product';
@@ -48,8 +50,8 @@ export function adminGrantsRoutes(app: AppContext): Router {
     const day = today(app.clock);
     const product = stringField(body, 'product_name');
     const startRaw = stringField(body, 'start_date');
-    const start = startRaw === '' ? day : parseDay(startRaw);
-    const end = parseDay(body.end_date);
+    const start = startRaw === '' ? day : calendarDay(startRaw.trim());
+    const end = calendarDay(trimmed(body.end_date));
     const fields: Record<string, string> = {};
     if (!isProductName(product))
       fields.product_name = `product_name must be one of: ${PRODUCT_NAMES.join(', ')}.`;
@@ -69,7 +71,7 @@ export function adminGrantsRoutes(app: AppContext): Router {
   // Extending moves the end date later; ending a grant sooner is what revoke is for.
   router.post('/api/admin/products/:id/extend', app.requireAdmin, async (ctx) => {
     const id = pathId(ctx.params.id, NO_GRANT);
-    const end = parseDay(bodyOf(ctx).end_date);
+    const end = calendarDay(trimmed(bodyOf(ctx).end_date));
     if (end === null) {
       throw ValidationError.of({ end_date: 'end_date must be a day written YYYY-MM-DD.' });
     }
