@@ -3,10 +3,11 @@
  * /api/openapi.json is open, structurally OpenAPI 3.1, its schemas compile as JSON Schemas, and it
  * lists exactly the routes the Koa routers register; and the server's real answers (history,
  * traffic, file detail, errors) parse with the contract's schemas and validate against the
- * document's (which refuse unknown fields), on SQLite and PostgreSQL.
+ * document's (which refuse unknown fields), on SQLite and PostgreSQL. The types the console
+ * reads are the server's, checked by the compiler (the last test).
  */
 import Ajv from 'ajv';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import type { Answer } from '../../contract/client.ts';
 import { ERROR_MESSAGES } from '../../contract/errors.ts';
@@ -18,6 +19,11 @@ import { fileDetail as fileDetailSchema } from '../../contract/schemas/file-deta
 import { historyAnswer } from '../../contract/schemas/history.ts';
 import { ROUTE_MODULES } from '../../server/app.ts';
 import type { StoredSummary } from '../../server/files/records.ts';
+import type { fileDetail } from '../../server/files/records.ts';
+import type { HistoryPoint as ServerPoint } from '../../server/locations/history.ts';
+import type { trafficDetail } from '../../server/locations/traffic.ts';
+import type { HistoryPoint as ConsolePoint } from '../../console/src/lib/history.ts';
+import type { FileTraffic as ConsoleTraffic } from '../../console/src/lib/traffic.ts';
 import type { TestServer } from './server-helpers.ts';
 import { DB_KINDS, dbAvailable, startTestServer } from './server-helpers.ts';
 import { counts, frames, insertFile, userWithLocations } from './files-helpers.ts';
@@ -321,5 +327,17 @@ describe.each(DB_KINDS)('the server’s answers follow the contract on %s', (kin
       const signedOut = errorBody.parse((await server.client().get('/api/me')).json());
       expect(signedOut.error.code).toBe('UNAUTHORIZED');
     });
+  });
+});
+
+describe('one set of types', () => {
+  it('the console reads the server’s answer types, not copies of them', () => {
+    // Checked by tsc (npm run typecheck): a field renamed on one side fails to compile.
+    expectTypeOf<ReturnType<typeof fileDetail>>().toEqualTypeOf<Answer<'GET /api/files/:id'>>();
+    expectTypeOf<ConsolePoint>().toEqualTypeOf<ServerPoint>();
+    expectTypeOf<ConsoleTraffic>().toEqualTypeOf<NonNullable<ReturnType<typeof trafficDetail>>>();
+    expectTypeOf<ConsolePoint>().toEqualTypeOf<
+      Answer<'GET /api/locations/:id/history'>['points'][number]
+    >();
   });
 });
