@@ -82,6 +82,24 @@ export default tseslint.config(
     },
   },
   {
+    // The API contract is shared by the server and the console: it stands on zod alone, so that
+    // the console can load it and a server change cannot leak into what the contract says.
+    files: ['contract/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(server|console|engine|bin|lab|migrations)/',
+              message: 'The contract imports only itself and zod.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The lab reads engine internals (tracker, media tools) as the benchmarks do.
     files: ['lab/**'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },

@@ -10,6 +10,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
+            'contract/**/*.test.ts',
             'engine/**/*.test.ts',
             'server/**/*.test.ts',
             'console/**/*.test.{ts,tsx}',

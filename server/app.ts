@@ -28,6 +28,7 @@ import { locationsRoutes } from './routes/locations.ts';
 import { fileDeleteRoutes } from './routes/file-delete.ts';
 import { hiveRoutes } from './routes/hive.ts';
 import { correctionsRoutes } from './routes/corrections.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 
 /** Every API route module, mounted in this order. */
 export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
@@ -43,6 +44,7 @@ export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
   fileDeleteRoutes,
   hiveRoutes,
   correctionsRoutes,
+  openApiRoutes,
 ];
 
 export interface AppOptions {

@@ -1,9 +1,13 @@
 /**
- * HTTP errors thrown by routes and middleware. Each carries a stable `code`; the status lives in
- * ONE table in middleware/errors.ts. Messages are shown to users, so they say what to do.
+ * HTTP errors thrown by routes and middleware. Each carries a stable `code` of the contract
+ * (contract/errors.ts), which also holds the default messages; the status lives in ONE table in
+ * middleware/errors.ts. Messages are shown to users, so they say what to do.
  */
+import { ERROR_MESSAGES } from '../contract/errors.ts';
+import type { HttpErrorCode } from '../contract/errors.ts';
+
 export abstract class HttpError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: HttpErrorCode;
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -21,24 +25,24 @@ export class ValidationError extends HttpError {
   }
   /** One error for several field problems; the message is the first problem. */
   static of(fields: Record<string, string>): ValidationError {
-    return new ValidationError(Object.values(fields)[0] ?? 'Invalid request', fields);
+    return new ValidationError(Object.values(fields)[0] ?? ERROR_MESSAGES.VALIDATION, fields);
   }
 }
 export class Unauthorized extends HttpError {
   readonly code = 'UNAUTHORIZED';
-  constructor(message = 'Please sign in.') {
+  constructor(message: string = ERROR_MESSAGES.UNAUTHORIZED) {
     super(message);
   }
 }
 export class Forbidden extends HttpError {
   readonly code = 'FORBIDDEN';
-  constructor(message = 'Administrators only') {
+  constructor(message: string = ERROR_MESSAGES.FORBIDDEN) {
     super(message);
   }
 }
 export class NotFound extends HttpError {
   readonly code = 'NOT_FOUND';
-  constructor(message = 'Not found') {
+  constructor(message: string = ERROR_MESSAGES.NOT_FOUND) {
     super(message);
   }
 }
@@ -54,7 +58,7 @@ export class UnsupportedMediaType extends HttpError {
 export class RateLimited extends HttpError {
   readonly code = 'RATE_LIMITED';
   constructor(
-    message = 'Too many attempts. Please wait a few minutes and try again.',
+    message: string = ERROR_MESSAGES.RATE_LIMITED,
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
@@ -63,7 +67,7 @@ export class RateLimited extends HttpError {
 export class ServiceUnavailable extends HttpError {
   readonly code = 'SERVICE_UNAVAILABLE';
   constructor(
-    message = 'The service is temporarily unavailable. Please try again shortly.',
+    message: string = ERROR_MESSAGES.SERVICE_UNAVAILABLE,
     readonly retryAfterSeconds = 5,
   ) {
     super(message);
@@ -72,9 +76,7 @@ export class ServiceUnavailable extends HttpError {
 /** 507: the server's disk (or database) is full; nothing of the request was kept. */
 export class InsufficientStorage extends HttpError {
   readonly code = 'INSUFFICIENT_STORAGE';
-  constructor(
-    message = 'Insufficient storage: the server has no room for this file right now. Please try again later.',
-  ) {
+  constructor(message: string = ERROR_MESSAGES.INSUFFICIENT_STORAGE) {
     super(message);
   }
 }

@@ -18,6 +18,7 @@ import {
   summaryUrl,
 } from './answer-forms.ts';
 import { fileRecord } from './file-record.ts';
+import type { FileDetail } from '../../contract/schemas/file-detail.ts';
 
 export type { FileKind, FileRow, FileStatus } from './file-row.ts';
 import type { FileRow } from './file-row.ts';
@@ -134,7 +135,7 @@ export const rowFrameDetections = (
     ?.detections ?? null;
 
 /** Detail JSON for one file (GET /api/files/:id). */
-export function fileDetail(row: FileRow, options: { includeResearch: boolean }) {
+export function fileDetail(row: FileRow, options: { includeResearch: boolean }): FileDetail {
   const counts = rowCounts(row);
   const stored = rowFrames(row);
   const frames = stored.map((f) => ({

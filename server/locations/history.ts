@@ -8,75 +8,31 @@
 import type { Knex } from 'knex';
 import type { ClassCounts } from '../../engine/vocabulary.ts';
 import { honeybeeShare, writeCsv } from '../../engine/vocabulary.ts';
-import { calendarDay } from '../clock.ts';
-import { ValidationError } from '../errors.ts';
+import type { HistoryPoint, HistoryRange } from '../../contract/schemas/history.ts';
+import { historyQuery } from '../../contract/schemas/history.ts';
+import { parseWith } from '../contract.ts';
 import { typed } from '../files/access.ts';
 import type { StoredSummary } from '../files/records.ts';
 import { isoWithOffset } from '../files/answer-forms.ts';
 import type { LocationRow } from './entrance.ts';
 
-export interface HistoryPoint {
-  file_id: number;
-  name: string;
-  kind: 'image' | 'video';
-  /** ISO 8601 with offset. */
-  recorded_at: string;
-  /** Where recorded_at comes from. */
-  time_source: 'container' | 'upload';
-  duration_s: number;
-  /** Unique honeybees (a video's tracks, a picture's detections). */
-  honeybees: number;
-  /** Unique honeybees per minute of video; null for a picture. */
-  unique_bees_per_minute: number | null;
-  /** Entrance traffic, null where no entrance was set when the file was analysed. */
-  bees_in: number | null;
-  bees_out: number | null;
-  net_flow: number | null;
-  loops: number | null;
-  in_per_minute: number | null;
-  out_per_minute: number | null;
-  pollen_pct: number | null;
-  drones_pct: number | null;
-}
-
-export interface HistoryRange {
-  /** Inclusive days, YYYY-MM-DD, in `timeZone`. */
-  from: string | null;
-  to: string | null;
-  /** The IANA time zone the days are the user's calendar days in (default UTC). */
-  timeZone: string;
-}
-
-function dayOf(raw: unknown, field: 'from' | 'to'): string | null {
-  if (raw === undefined || raw === '') return null;
-  const day = calendarDay(raw);
-  if (day === null)
-    throw ValidationError.of({
-      [field]: `The ${field === 'from' ? 'start' : 'end'} date must be a real day written YYYY-MM-DD.`,
-    });
-  return day;
-}
-
-function zoneOf(raw: unknown): string {
-  if (raw === undefined || raw === '') return 'UTC';
-  try {
-    if (typeof raw !== 'string') throw new RangeError('not a string');
-    return new Intl.DateTimeFormat('en-US', { timeZone: raw }).resolvedOptions().timeZone;
-  } catch {
-    throw ValidationError.of({ tz: 'The time zone must be an IANA name, such as Europe/Paris.' });
-  }
-}
+export type { HistoryPoint, HistoryRange };
 
 /**
- * `?from=YYYY-MM-DD&to=YYYY-MM-DD&tz=Area/City`, all optional, from not after to. The console
- * sends the user's own zone: the days they pick are their calendar days, not UTC ones.
+ * `?from=YYYY-MM-DD&to=YYYY-MM-DD&tz=Area/City`, all optional, from not after to (the contract's
+ * historyQuery says each problem). The console sends the user's own zone: the days they pick are
+ * their calendar days, not UTC ones.
  */
-export function historyRange(query: { from?: unknown; to?: unknown; tz?: unknown }): HistoryRange {
-  const from = dayOf(query.from, 'from');
-  const to = dayOf(query.to, 'to');
-  if (from && to && from > to)
-    throw ValidationError.of({ from: 'The start date needs to be before the end date.' });
-  return { from, to, timeZone: zoneOf(query.tz) };
+export function historyRange(query: unknown): HistoryRange {
+  const { from, to, tz } = parseWith(historyQuery, query);
+  return {
+    from: from || null,
+    to: to || null,
+    // The zone as Intl spells it (europe/paris -> Europe/Paris).
+    timeZone: tz
+      ? new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone
+      : 'UTC',
+  };
 }
 
 /** How far `timeZone`'s wall clock is ahead of UTC at `t`, in ms. */

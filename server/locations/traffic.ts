@@ -6,6 +6,7 @@
  */
 import type { ProductClass, Traffic } from '../../engine/vocabulary.ts';
 import { HONEYBEE_CLASSES } from '../../engine/vocabulary.ts';
+import type { FileTraffic, MinuteTraffic } from '../../contract/schemas/traffic.ts';
 
 /** What files.summary_json keeps of a video's traffic: the engine's, field by field. */
 export type StoredTraffic = Traffic;
@@ -30,16 +31,7 @@ export function storedTraffic(traffic: Traffic): StoredTraffic {
   };
 }
 
-export interface MinuteTraffic {
-  /** 0 for the video's first minute. */
-  minute: number;
-  start_s: number;
-  /** The end of the minute, or of the video within its last minute. */
-  end_s: number;
-  in: number;
-  out: number;
-  loops: number;
-}
+export type { MinuteTraffic };
 
 /** Honeybee passages per minute of a video `durationS` long (at least one minute row). */
 export function trafficPerMinute(traffic: StoredTraffic, durationS: number): MinuteTraffic[] {
@@ -67,7 +59,7 @@ export function trafficDetail(
   traffic: StoredTraffic | undefined,
   durationS: number,
   includeResearch: boolean,
-) {
+): FileTraffic | null {
   if (!traffic) return null;
   const shown = (cls: ProductClass) => includeResearch || HONEYBEE_CLASSES.includes(cls);
   const byClass = Object.fromEntries(

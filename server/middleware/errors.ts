@@ -26,37 +26,34 @@ import {
   UnsupportedMediaType,
   ValidationError,
 } from '../errors.ts';
+import type { HttpError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { ENGINE_ERROR_STATUS, ERROR_MESSAGES, ERROR_STATUS } from '../../contract/errors.ts';
+import type { ErrorCode } from '../../contract/errors.ts';
+import type { ErrorBody } from '../../contract/schemas/common.ts';
 import { userMessageFor } from '../user-messages.ts';
 
-type ErrorClass = abstract new (...args: never[]) => Error;
+type ErrorClass = abstract new (...args: never[]) => HttpError;
 
 /** Error class -> HTTP status. Order matters only for subclasses (none overlap today). */
 const STATUS_TABLE: Array<[ErrorClass, number]> = [
-  [ValidationError, 400],
-  [Unauthorized, 401],
-  [Forbidden, 403],
-  [NotFound, 404],
-  [Conflict, 409],
-  [PayloadTooLarge, 413],
-  [UnsupportedMediaType, 415],
-  [RateLimited, 429],
-  [ServiceUnavailable, 503],
-  [InsufficientStorage, 507],
+  [ValidationError, ERROR_STATUS.VALIDATION],
+  [Unauthorized, ERROR_STATUS.UNAUTHORIZED],
+  [Forbidden, ERROR_STATUS.FORBIDDEN],
+  [NotFound, ERROR_STATUS.NOT_FOUND],
+  [Conflict, ERROR_STATUS.CONFLICT],
+  [PayloadTooLarge, ERROR_STATUS.PAYLOAD_TOO_LARGE],
+  [UnsupportedMediaType, ERROR_STATUS.UNSUPPORTED_MEDIA_TYPE],
+  [RateLimited, ERROR_STATUS.RATE_LIMITED],
+  [ServiceUnavailable, ERROR_STATUS.SERVICE_UNAVAILABLE],
+  [InsufficientStorage, ERROR_STATUS.INSUFFICIENT_STORAGE],
 ];
 
-/** Engine error code -> HTTP status; a code the engine adds without a status is a type error. */
-const ENGINE_STATUS = {
-  UNSUPPORTED_MEDIA: 415,
-  UNSAFE_MEDIA: 415,
-  CORRUPT_MEDIA: 422,
-  MEDIA_TIMEOUT: 422,
-  MEDIA_LIMIT: 413,
-  DATASET_INVALID: 422,
-  TOOL_MISSING: 503,
-  MODEL_INVALID: 503,
-  CANCELLED: 503,
-} as const satisfies Record<EngineErrorCode, number>;
+/**
+ * Engine error code -> HTTP status, from the contract; an engine code the contract lacks is a
+ * type error here (and contract-agreement.test.ts checks the contract has no extra one).
+ */
+const ENGINE_STATUS: Record<EngineErrorCode, number> = ENGINE_ERROR_STATUS;
 
 /** Error codes of a database that is down or overloaded (pg, node net, sqlite). */
 const DB_UNAVAILABLE_CODES = new Set([
@@ -101,14 +98,11 @@ export function isDbUnavailable(err: unknown): boolean {
   );
 }
 
-export interface ErrorBody {
-  error: { code: string; message: string; fields?: Record<string, string> };
-  message: string;
-}
+export type { ErrorBody };
 
 export function classify(err: unknown): {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   expected: boolean;
   retryAfterSeconds?: number;
@@ -125,11 +119,10 @@ export function classify(err: unknown): {
   if (err instanceof Error) {
     for (const [cls, status] of STATUS_TABLE) {
       if (err instanceof cls) {
-        const code = (err as { code?: unknown }).code;
         const retry = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
         return {
           status,
-          code: typeof code === 'string' ? code : err.name,
+          code: err.code,
           message: err.message,
           expected: true,
           ...(typeof retry === 'number' && retry > 0 ? { retryAfterSeconds: retry } : {}),
@@ -163,9 +156,9 @@ export function classify(err: unknown): {
     }
   }
   return {
-    status: 500,
+    status: ERROR_STATUS.INTERNAL,
     code: 'INTERNAL',
-    message: 'Something went wrong on our side. Please try again.',
+    message: ERROR_MESSAGES.INTERNAL,
     expected: false,
   };
 }

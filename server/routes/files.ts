@@ -22,6 +22,7 @@ import { MAX_SUMMARY_FILES, parseIds, summaryInputs } from '../files/summary.ts'
 import { CONTENT_TYPES, mediaDirs, storedPath } from '../files/storage.ts';
 import { handleUpload } from '../files/upload.ts';
 import { recordsJson } from '../files/record-json.ts';
+import { answer } from '../contract.ts';
 import { LIST_FIELDS, recordColumns } from '../files/file-record.ts';
 
 export function filesRoutes(app: AppContext): Router {
@@ -35,11 +36,10 @@ export function filesRoutes(app: AppContext): Router {
   router.post('/api/upload_docs/', app.requireUser, async (ctx) => {
     const user = currentUser(ctx);
     const row = await handleUpload(app, ctx, user);
-    ctx.status = 201;
-    ctx.body = {
+    answer(ctx, 'POST /api/upload_docs/', {
       message: 'File uploaded',
       file: fileDetail(row, { includeResearch: await ownerIsResearcher(row) }),
-    };
+    });
   });
 
   router.post('/api/get-uploaded-files-list/', app.requireUser, async (ctx) => {
@@ -117,7 +117,11 @@ export function filesRoutes(app: AppContext): Router {
 
   router.get('/api/files/:id', app.requireUser, async (ctx) => {
     const row = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
-    ctx.body = fileDetail(row, { includeResearch: await ownerIsResearcher(row) });
+    answer(
+      ctx,
+      'GET /api/files/:id',
+      fileDetail(row, { includeResearch: await ownerIsResearcher(row) }),
+    );
   });
 
   router.get('/api/files/:id/media', app.requireUser, async (ctx) => {

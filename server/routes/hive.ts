@@ -27,6 +27,7 @@ import type { FileRow } from '../files/records.ts';
 import { previewFor, rowSummary } from '../files/records.ts';
 import { hasMedia, previewUrl } from '../files/answer-forms.ts';
 import { bodyOf } from '../middleware/body.ts';
+import { answer } from '../contract.ts';
 import { NotFound } from '../errors.ts';
 import {
   entranceFrom,
@@ -192,12 +193,12 @@ export function hiveRoutes(app: AppContext): Router {
       parseLocationId(ctx.params.id),
     );
     const range = historyRange(ctx.query);
-    ctx.body = {
+    answer(ctx, 'GET /api/locations/:id/history', {
       location: locationJson(location),
       entrance: location.entrance,
       range,
       points: await locationHistory(app.db, location, range),
-    };
+    });
   });
 
   router.get('/api/locations/:id/history.csv', app.requireUser, async (ctx) => {

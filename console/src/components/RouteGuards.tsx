@@ -1,6 +1,7 @@
 import { Navigate, useLocation } from 'react-router-dom';
 import type { ReactNode } from 'react';
 import { NonIdealState, Spinner } from '@blueprintjs/core';
+import { ERROR_MESSAGES } from '../../../contract/errors.ts';
 import { useAuth } from '../auth.tsx';
 
 /** Protected routes redirect to /login when not authenticated (spec section 2). */
@@ -14,13 +15,13 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** The plain "Administrators only" page for non-admins (decisions section 1). */
+/** The plain page for non-admins (decisions section 1), titled as the server's FORBIDDEN. */
 export function AdministratorsOnly() {
   return (
     <div className="hs-page">
       <NonIdealState
         icon="lock"
-        title="Administrators only"
+        title={ERROR_MESSAGES.FORBIDDEN}
         description="This page is available to administrators. Ask an administrator if you need access."
       />
     </div>

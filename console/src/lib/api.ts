@@ -1,5 +1,12 @@
 // The console's one HTTP client: same-origin relative /api paths, cookie session, JSON.
-// Server error bodies carry a top-level `message`; a 401 from any call ends the local session.
+// Server error bodies carry `{ error: { code }, message }` (contract/errors.ts); a 401 from any
+// call ends the local session. `call` takes a route of the contract and answers its type.
+import type { Answer, CallableKey, NoInput, RouteInput } from '../../../contract/client.ts';
+import { routeUrl } from '../../../contract/client.ts';
+import { splitRouteKey } from '../../../contract/route.ts';
+import type { RouteKey } from '../../../contract/routes.ts';
+import { codeForStatus, ERROR_MESSAGES, isErrorCode } from '../../../contract/errors.ts';
+import type { ErrorCode } from '../../../contract/errors.ts';
 import { cellText } from './format.ts';
 import { clearSession } from './session.ts';
 
@@ -10,10 +17,25 @@ export class ApiError extends Error {
     readonly body: unknown,
     /** The server's Retry-After, in seconds, when it sent one (429, 503). */
     readonly retryAfterSeconds: number | null = null,
+    /** The answer's error code, or the server's code for its status when it carried none. */
+    readonly code: ErrorCode | null = codeOf(body) ?? codeForStatus(status),
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** `error.code` of an error body, when it holds one of the contract's codes. */
+export function codeOf(body: unknown): ErrorCode | null {
+  const error = body && typeof body === 'object' && 'error' in body ? body.error : null;
+  const code = error && typeof error === 'object' && 'code' in error ? error.code : null;
+  return isErrorCode(code) ? code : null;
+}
+
+/** What to say for a failed answer without a message of its own: its code's sentence. */
+function fallbackMessage(code: ErrorCode | null, status: number, what: string): string {
+  if (code && code in ERROR_MESSAGES) return ERROR_MESSAGES[code as keyof typeof ERROR_MESSAGES];
+  return `${what} (${status})`;
 }
 
 let onUnauthorized: () => void = () => {
@@ -84,13 +106,48 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   const response = await send(path, options);
   const body = await parseBody(response);
   if (!response.ok) {
-    const fallback =
-      response.status === 403
-        ? 'Administrators only'
-        : `Network response was not ok (${response.status})`;
-    throw new ApiError(messageOf(body) ?? fallback, response.status, body, retryAfter(response));
+    const code = codeOf(body) ?? codeForStatus(response.status);
+    const fallback = fallbackMessage(code, response.status, 'Network response was not ok');
+    throw new ApiError(
+      messageOf(body) ?? fallback,
+      response.status,
+      body,
+      retryAfter(response),
+      code,
+    );
   }
   return body as T;
+}
+
+type CallArgs<K extends CallableKey> =
+  NoInput<K> extends true ? [input?: RouteInput<K>] : [input: RouteInput<K>];
+
+/**
+ * One route of the contract, by its key: `call('GET /api/locations/:id/history', { params: { id },
+ * query: { from } })` answers the route's answer type, so a field the server renames fails
+ * type-checking here.
+ */
+export function call<K extends CallableKey>(key: K, ...args: CallArgs<K>): Promise<Answer<K>> {
+  const { method, path } = splitRouteKey(key);
+  const input = (args[0] ?? {}) as {
+    params?: Record<string, string | number>;
+    query?: Record<string, string | undefined>;
+    body?: unknown;
+  };
+  return request<Answer<K>>(routeUrl(path, input.params, input.query), {
+    method,
+    json: input.body,
+  });
+}
+
+/** The URL of a route that answers a file (a CSV, a picture), for links and downloads. */
+export function routeLink<K extends RouteKey>(key: K, input: RouteInput<K>): string {
+  const { path } = splitRouteKey(key);
+  const { params, query } = input as {
+    params?: Record<string, string | number>;
+    query?: Record<string, string | undefined>;
+  };
+  return routeUrl(path, params, query);
 }
 
 /** Retry-After in seconds (a number of seconds or an HTTP date), or null. */
@@ -130,10 +187,13 @@ export async function getBlob(path: string): Promise<Blob> {
   const response = await send(path, { method: 'GET' });
   if (!response.ok) {
     const body = await parseBody(response);
+    const code = codeOf(body) ?? codeForStatus(response.status);
     throw new ApiError(
-      messageOf(body) ?? `Download failed (${response.status})`,
+      messageOf(body) ?? fallbackMessage(code, response.status, 'Download failed'),
       response.status,
       body,
+      retryAfter(response),
+      code,
     );
   }
   return response.blob();

@@ -1,25 +1,9 @@
-// Hive history (issue 43): the API's points and the geometry of its time charts (pure, so it is
-// testable). One point per analysed file, at its recording time.
+// Hive history (issue 43): the geometry of the API's points on time charts (pure, so it is
+// testable). One point per analysed file, at its recording time; the point is the contract's.
+import type { HistoryPoint } from '../../../contract/schemas/history.ts';
 import { niceMax } from './chart.ts';
 
-export interface HistoryPoint {
-  file_id: number;
-  name: string;
-  kind: 'image' | 'video';
-  recorded_at: string;
-  time_source: 'container' | 'upload';
-  duration_s: number;
-  honeybees: number;
-  unique_bees_per_minute: number | null;
-  bees_in: number | null;
-  bees_out: number | null;
-  net_flow: number | null;
-  loops: number | null;
-  in_per_minute: number | null;
-  out_per_minute: number | null;
-  pollen_pct: number | null;
-  drones_pct: number | null;
-}
+export type { HistoryPoint };
 
 export type HistoryKey =
   'in_per_minute' | 'out_per_minute' | 'unique_bees_per_minute' | 'pollen_pct' | 'drones_pct';

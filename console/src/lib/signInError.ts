@@ -18,7 +18,7 @@ export function waitText(seconds: number): string {
 
 export function signInFailure(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.status === 429) {
+    if (error.code === 'RATE_LIMITED') {
       // The server usually words the wait itself; otherwise Retry-After says it.
       const saysWait = /\d/.test(error.message);
       const wait =
@@ -27,10 +27,14 @@ export function signInFailure(error: unknown): string {
           : '';
       return `${error.message}${wait}`;
     }
-    if (error.status === 503 && typeof (error.body as { message?: unknown })?.message === 'string')
+    // The server's own sentence about its unavailability; a proxy's bare 5xx says nothing useful.
+    if (
+      error.code === 'SERVICE_UNAVAILABLE' &&
+      typeof (error.body as { message?: unknown })?.message === 'string'
+    )
       return error.message;
     if (error.status >= 500) return UNAVAILABLE;
-    if (error.status !== 401 && error.status >= 400) return error.message;
+    if (error.code !== 'UNAUTHORIZED' && error.status >= 400) return error.message;
     return INVALID_CREDENTIALS;
   }
   // fetch rejects with a TypeError when no answer came back at all.

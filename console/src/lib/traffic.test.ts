@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import type { FileTraffic } from './traffic.ts';
 import { cumulativeSteps, minuteLabel, perMinuteText } from './traffic.ts';
 
 describe('traffic helpers', () => {
   it('draws running totals of honeybee passages as steps, ignoring wasps', () => {
-    const events = [
-      { kind: 'in' as const, cls: 'bee', time_s: 2.4 },
-      { kind: 'out' as const, cls: 'bee', time_s: 6 },
-      { kind: 'in' as const, cls: 'pollen', time_s: 8.2 },
-      { kind: 'in' as const, cls: 'wasp', time_s: 8.4 },
+    const events: FileTraffic['events'] = [
+      { kind: 'in', cls: 'bee', time_s: 2.4 },
+      { kind: 'out', cls: 'bee', time_s: 6 },
+      { kind: 'in', cls: 'pollen', time_s: 8.2 },
+      { kind: 'in', cls: 'wasp', time_s: 8.4 },
     ];
     expect(cumulativeSteps(events, 'in', 9)).toEqual([
       { x: 0, y: 0 },

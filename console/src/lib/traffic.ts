@@ -1,28 +1,11 @@
-// Entrance traffic as the file detail shows it (issue 43): the API's `traffic` field, and the
-// cumulative in / out lines for the chart (pure, so it is testable).
+// Entrance traffic as the file detail shows it (issue 43): the cumulative in / out lines of the
+// API's `traffic` field (the contract's FileTraffic) for the chart (pure, so it is testable).
+import type { FileTraffic, MinuteTraffic } from '../../../contract/schemas/traffic.ts';
+import { isHoneybee } from '../../../contract/classes.ts';
 import type { Point } from './chart.ts';
 
-export interface TrafficMinute {
-  minute: number;
-  start_s: number;
-  end_s: number;
-  in: number;
-  out: number;
-  loops: number;
-}
-
-export interface FileTraffic {
-  bees_in: number;
-  bees_out: number;
-  net_flow: number;
-  loops: number;
-  in_per_minute: number;
-  out_per_minute: number;
-  per_minute: TrafficMinute[];
-  events: Array<{ kind: 'in' | 'out' | 'loop'; cls: string; time_s: number }>;
-}
-
-const HONEYBEES = ['bee', 'pollen', 'drone'];
+export type { FileTraffic };
+export type TrafficMinute = MinuteTraffic;
 
 /** Steps of the running total of honeybee passages of one kind, from 0 to `endS`. */
 export function cumulativeSteps(
@@ -31,7 +14,7 @@ export function cumulativeSteps(
   endS: number,
 ): Point[] {
   const times = events
-    .filter((e) => e.kind === kind && HONEYBEES.includes(e.cls))
+    .filter((e) => e.kind === kind && isHoneybee(e.cls))
     .map((e) => e.time_s)
     .sort((a, b) => a - b);
   const points: Point[] = [{ x: 0, y: 0 }];

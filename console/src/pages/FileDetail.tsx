@@ -17,8 +17,8 @@ import { PreviewZoom } from '../components/PreviewZoom.tsx';
 import { CorrectFrames } from '../components/CorrectFrames.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { FileHive } from '../components/TrafficCard.tsx';
-import type { FileTraffic } from '../lib/traffic.ts';
-import { del, errorMessage, get } from '../lib/api.ts';
+import type { FileDetail as FileDetailAnswer } from '../../../contract/schemas/file-detail.ts';
+import { call, del, errorMessage } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
 import { useResource } from '../lib/useResource.ts';
 import { usePollingWhile } from '../lib/usePolling.ts';
@@ -27,44 +27,7 @@ import { countCells, countText } from '../lib/fileDetail.ts';
 import { formatBytes, formatDateTime, formatPercent, orDash } from '../lib/format.ts';
 import './FileDetail.css';
 
-interface Frame {
-  index: number;
-  time_s: number;
-  counts: Record<string, number | null>;
-  bee_coverage_pct: number;
-}
-
-interface Detail {
-  id: number;
-  name: string;
-  kind: 'image' | 'video';
-  format: string;
-  size_bytes: number;
-  description: string;
-  location: string;
-  status: string;
-  status_reason: string | null;
-  status_time: string;
-  media_url: string;
-  report_url: string;
-  preview_url: string | null;
-  /** One-row summary CSV of this file (absent on older servers). */
-  summary_url?: string;
-  counts: Record<string, number | null> | null;
-  /** What `counts` are: a video's unique insects (tracks), a picture's detections. */
-  counts_are?: string;
-  /** Honeybees per sampled frame: what the chart shows, unlike the unique counts. */
-  on_screen?: { mean_honeybees: number; peak_honeybees: number } | null;
-  /** Whether the viewer's plan shows wasp and hornet counts (absent on older servers). */
-  research_plan?: boolean;
-  /** How far the counts can be trusted, and why (absent before grades, or on older servers). */
-  quality?: { grade: 'good' | 'uncertain' | 'poor'; reason: string } | null;
-  bee_coverage_pct: number | null;
-  model: { name: string; version: string; classes?: string[] } | null;
-  frames: Frame[];
-  /** Entrance traffic when the location had an entrance at analysis (issue 43). */
-  traffic?: FileTraffic | null;
-}
+type Frame = FileDetailAnswer['frames'][number];
 
 const SERIES = [
   // The preview's box colours (Okabe-Ito), so a line and its boxes read as one class.
@@ -73,7 +36,7 @@ const SERIES = [
   { key: 'drone', label: 'Drones', color: '#0072b2' },
   { key: 'wasp', label: 'Wasps', color: '#cc79a7' },
   { key: 'hornet', label: 'Asian hornets', color: '#d55e00' },
-];
+] as const;
 
 function chartSeries(frames: Frame[]): Series[] {
   return SERIES.filter((s) => frames.some((f) => typeof f.counts[s.key] === 'number')).map((s) => ({
@@ -106,7 +69,7 @@ export function FileDetail() {
   };
 
   const file = useResource(
-    () => get<Detail>(`/api/files/${encodeURIComponent(id ?? '')}`),
+    () => call('GET /api/files/:id', { params: { id: id ?? '' } }),
     [id, version],
   );
   const detail = file.data;

@@ -17,11 +17,11 @@ import { HistoryChart } from '../components/HistoryChart.tsx';
 import { LocationLoadFailure, LocationPageActions } from '../components/LocationPages.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { HiveAccuracy } from '../components/HiveAccuracy.tsx';
-import { errorMessage, get } from '../lib/api.ts';
+import type { HistoryQuery } from '../../../contract/schemas/history.ts';
+import { call, errorMessage, routeLink } from '../lib/api.ts';
 import { useResource } from '../lib/useResource.ts';
 import { toApiDate } from '../lib/dateRange.ts';
 import type { Range } from '../lib/dateRange.ts';
-import type { HistoryPoint } from '../lib/history.ts';
 import { activityValue, ACTIVITY_SERIES, figure, SHARE_SERIES } from '../lib/history.ts';
 import { formatDateTime } from '../lib/format.ts';
 import '../components/hive.css';
@@ -31,31 +31,27 @@ import '../components/hive.css';
 const TRAFFIC_SERIES = ACTIVITY_SERIES.filter((s) => s.key !== 'unique_bees_per_minute');
 const UNIQUE_SERIES = ACTIVITY_SERIES.filter((s) => s.key === 'unique_bees_per_minute');
 
-interface HistoryAnswer {
-  location: { id: number; name: string };
-  entrance: unknown;
-  points: HistoryPoint[];
-}
-
-function rangeQuery([start, end]: Range): string {
-  const params = new URLSearchParams();
-  if (start) params.set('from', toApiDate(start));
-  if (end) params.set('to', toApiDate(end));
+/** The picked days; the user's zone with them, as the server bounds them in it. */
+function rangeQuery([start, end]: Range): HistoryQuery {
   // The picked days are the user's calendar days: the server needs their zone to bound them.
-  if (start || end) params.set('tz', Intl.DateTimeFormat().resolvedOptions().timeZone);
-  const text = params.toString();
-  return text ? `?${text}` : '';
+  const tz = start || end ? Intl.DateTimeFormat().resolvedOptions().timeZone : undefined;
+  return {
+    from: start ? toApiDate(start) : undefined,
+    to: end ? toApiDate(end) : undefined,
+    tz,
+  };
 }
 
 export function HiveHistory() {
   const { id = '' } = useParams();
-  const base = `/api/locations/${encodeURIComponent(id)}`;
   const [range, setRange] = useState<Range>([null, null]);
   // A half-picked range (start only) waits for its end before asking again.
   const query = range[0] && !range[1] ? null : rangeQuery(range);
+  // Compared by value: a new object of the same days does not ask again.
+  const queryKey = JSON.stringify(query);
   const history = useResource(
-    query === null ? null : () => get<HistoryAnswer>(`${base}/history${query}`),
-    [base, query],
+    query === null ? null : () => call('GET /api/locations/:id/history', { params: { id }, query }),
+    [id, queryKey],
   );
   const { data, loading } = history;
   const error = history.error === null ? null : errorMessage(history.error);
@@ -99,7 +95,10 @@ export function HiveHistory() {
             icon="download"
             intent="primary"
             text="Export CSV"
-            href={`${base}/history.csv${query ?? ''}`}
+            href={routeLink('GET /api/locations/:id/history.csv', {
+              params: { id },
+              query: query ?? {},
+            })}
             download
             disabled={points.length === 0}
           />
