@@ -81,6 +81,15 @@ const groupEntry = z.looseObject({
 });
 const groupFiles = z.array(z.object({ id: z.number().int(), name: z.string() }));
 
+const grant = z.object({
+  id: z.number().int(),
+  user_id: z.number().int(),
+  product_name: z.string(),
+  start_date: z.string(),
+  end_date: z.string(),
+  active: z.boolean(),
+});
+
 const CSV = 'text/csv';
 const JPEG = 'image/jpeg';
 
@@ -156,9 +165,47 @@ export const ROUTES = {
 
   // ---- administration (server/routes/admin.ts, search.ts, corrections.ts) ----
   'POST /api/users-and-products': {
-    summary: 'Every user with each plan: [email, start_date, end_date, product_name, lookalike]',
+    summary:
+      'Every user with each plan: [email, start_date, end_date, product_name, lookalike, name, role, user_id, product_id]',
     access: 'admin',
-    answer: z.array(z.tuple([z.string(), z.string(), z.string(), z.string(), z.boolean()])),
+    answer: z.array(
+      z.tuple([
+        z.string(),
+        z.string(),
+        z.string(),
+        z.string(),
+        z.boolean(),
+        z.string(),
+        z.enum(['USER', 'ADMIN']),
+        z.number().int(),
+        z.number().int().nullable(),
+      ]),
+    ),
+  },
+  'POST /api/admin/users/:id/products': {
+    summary: 'Grant a plan to a user (start today unless given)',
+    access: 'admin',
+    params: idParams,
+    body: z.object({
+      product_name: z.string(),
+      end_date: z.string(),
+      start_date: z.string().optional(),
+    }),
+    status: 201,
+    answer: grant,
+  },
+  'POST /api/admin/products/:id/extend': {
+    summary: "Move a grant's end date later",
+    access: 'admin',
+    params: idParams,
+    body: z.object({ end_date: z.string() }),
+    answer: grant,
+  },
+  'POST /api/admin/products/:id/revoke': {
+    summary: 'End a grant yesterday (one not yet started is removed)',
+    access: 'admin',
+    params: idParams,
+    answer: grant.extend({ removed: z.boolean() }),
   },
   'POST /api/get-all-users': {
     summary: 'Write the users CSV export; answers its name for download-csv',
@@ -233,6 +280,16 @@ export const ROUTES = {
     access: 'user',
     params: idParams,
     answer: fileAnswer(CSV),
+  },
+  'GET /api/files/upload-facts': {
+    summary: "Upload date and description of the files named (the caller's own; any for an admin)",
+    access: 'user',
+    query: z.object({ ids: z.string().describe('Comma-separated file ids, at most 500') }),
+    answer: z.object({
+      files: z.array(
+        z.object({ id: z.number().int(), uploaded_at: z.string(), description: z.string() }),
+      ),
+    }),
   },
   'GET /api/files/:id': {
     summary: 'One file: status, counts, frames, quality, traffic',
@@ -321,13 +378,20 @@ export const ROUTES = {
         z.object({
           file_id: z.number().int(),
           name: z.string(),
-          preview_url: z.string(),
+          preview_url: z.string().nullable(),
+          still_url: z.string().nullable().describe('A clean frame, while the media is kept'),
           width: z.number(),
           height: z.number(),
           created_at: z.string(),
         }),
       ),
       proposal_available: z.boolean(),
+      recount: z.object({
+        videos: z.array(
+          z.object({ file_id: z.number().int(), name: z.string(), created_at: z.string() }),
+        ),
+        uploads_left_today: z.number().int(),
+      }),
     }),
   },
   'PUT /api/locations/:id/entrance': {
