@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  TAP_SLOP,
-  boxFromDrag,
-  changed,
-  isTap,
-  moveBox,
-  newBoxAt,
-  resizeBox,
-} from './boxEdit.ts';
+import { TAP_SLOP, boxFromDrag, changed, isTap, moveBox, newBoxAt, resizeBox } from './boxEdit.ts';
 
 const b = { x: 10, y: 10, width: 20, height: 20 };
 

@@ -77,11 +77,7 @@ export const panBy = (v: View, dx: number, dy: number, img: Size, vp: Size): Vie
 
 /** The view at its scale with picture point `p` in the middle of the viewport (as near as fits). */
 export const centreOn = (v: View, p: Point, img: Size, vp: Size): View =>
-  clampView(
-    { ...v, x: vp.width / 2 - p.x * v.scale, y: vp.height / 2 - p.y * v.scale },
-    img,
-    vp,
-  );
+  clampView({ ...v, x: vp.width / 2 - p.x * v.scale, y: vp.height / 2 - p.y * v.scale }, img, vp);
 
 /** The next zoom step in (`step` 1) or out (-1) from the view's zoom; null past the last. */
 export function nextZoomStep(v: View, step: 1 | -1, img: Size, vp: Size): number | null {
