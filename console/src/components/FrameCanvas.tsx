@@ -43,9 +43,9 @@ type Gesture =
 
 export interface FrameCanvasHandle {
   /** The picture point in the middle of what the viewport shows. */
-  centre(): Point;
+  centre: () => Point;
   /** The + and − buttons' step in (1) or out (-1). */
-  zoom(step: 1 | -1): void;
+  zoom: (step: 1 | -1) => void;
 }
 
 export interface FrameCanvasProps {
@@ -59,12 +59,14 @@ export interface FrameCanvasProps {
   labels: 'all' | 'selected';
   /** Fill the space the parent gives (full screen) instead of taking the picture's shape. */
   fill?: boolean;
-  onSelect(id: number | null): void;
+  /** Whether the + and − buttons float in the corner (not over a phone's small inline picture). */
+  zoomButtons: boolean;
+  onSelect: (id: number | null) => void;
   /** A box moved or resized (called on every move of the drag). */
-  onChange(id: number, box: Box): void;
+  onChange: (id: number, box: Box) => void;
   /** A box drawn by dragging on the picture. */
-  onDrawn(box: Box): void;
-  onKeyDown(e: KeyboardEvent): void;
+  onDrawn: (box: Box) => void;
+  onKeyDown: (e: KeyboardEvent) => void;
 }
 
 /**
@@ -278,8 +280,8 @@ export const FrameCanvas = forwardRef<FrameCanvasHandle, FrameCanvasProps>(
             {boxes.map((b, i) => {
               const color = EDIT_CLASSES.find((c) => c.cls === b.cls)?.color ?? '#e69f00';
               const on = b.id === selected;
-              // A box at the top of the view wears its label inside, where it can be seen.
-              const nearTop = view.y + b.box.y * view.scale < 18;
+              // A box at the top of the view wears its label below, where it can be seen.
+              const nearTop = view.y + b.box.y * view.scale < 40;
               return (
                 <div
                   key={b.id}
@@ -301,7 +303,7 @@ export const FrameCanvas = forwardRef<FrameCanvasHandle, FrameCanvasProps>(
                 >
                   {props.labels === 'all' || on ? (
                     <span
-                      className={nearTop ? 'hs-editor-tag hs-editor-tag-inside' : 'hs-editor-tag'}
+                      className={nearTop ? 'hs-editor-tag hs-editor-tag-below' : 'hs-editor-tag'}
                       style={{ background: color }}
                     >
                       {classLabel(b.cls)}
@@ -334,28 +336,30 @@ export const FrameCanvas = forwardRef<FrameCanvasHandle, FrameCanvasProps>(
             ) : null}
           </div>
         </div>
-        <ButtonGroup className="hs-canvas-zoom" aria-label="Zoom">
-          <Button
-            icon="zoom-out"
-            aria-label="Zoom out"
-            disabled={percent <= 100}
-            onClick={() => zoomStep(-1)}
-          />
-          <Button
-            className="hs-editor-zoom"
-            text={`${percent} %`}
-            title="Show the whole picture"
-            aria-label={`Zoom level ${percent} %: show the whole picture`}
-            disabled={percent <= 100}
-            onClick={() => setZoomed(null)}
-          />
-          <Button
-            icon="zoom-in"
-            aria-label="Zoom in"
-            disabled={nextZoomStep(view, 1, img, vp) === null}
-            onClick={() => zoomStep(1)}
-          />
-        </ButtonGroup>
+        {props.zoomButtons ? (
+          <ButtonGroup className="hs-canvas-zoom" aria-label="Zoom">
+            <Button
+              icon="zoom-out"
+              aria-label="Zoom out"
+              disabled={percent <= 100}
+              onClick={() => zoomStep(-1)}
+            />
+            <Button
+              className="hs-editor-zoom"
+              text={`${percent} %`}
+              title="Show the whole picture"
+              aria-label={`Zoom level ${percent} %: show the whole picture`}
+              disabled={percent <= 100}
+              onClick={() => setZoomed(null)}
+            />
+            <Button
+              icon="zoom-in"
+              aria-label="Zoom in"
+              disabled={nextZoomStep(view, 1, img, vp) === null}
+              onClick={() => zoomStep(1)}
+            />
+          </ButtonGroup>
+        ) : null}
       </div>
     );
   },

@@ -172,6 +172,7 @@ function Editor(props: {
     <FrameCanvas
       ref={canvas}
       fill={where_ === 'full'}
+      zoomButtons={where_ === 'full' || !phone}
       src={frame.image_url}
       alt={`${where} of this file`}
       width={W}
