@@ -290,7 +290,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor on a phone, and drawing boxes
     await context.close();
   }, 240_000);
 
-  it('on a desktop a mouse drag draws a box, a slip does not, and Escape leaves full screen', async () => {
+  it('on a desktop a mouse drag draws a box, a slip does not, the wheel zooms, Escape leaves full screen', async () => {
     const { context, page } = await newPage(browser, server.url);
     await signInThroughUi(page, user.email, user.password);
     await page.goto(`/files/${photo}`);
@@ -319,6 +319,23 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor on a phone, and drawing boxes
     await drag(await emptySpot(editor, 10, 10), 2, 1);
     await expect.poll(() => editor.getByRole('button', { pressed: true }).count()).toBe(0);
     expect(await boxesIn(editor).count()).toBe(before + 1);
+
+    // Ctrl+wheel (a trackpad's pinch) zooms about the pointer; the plain wheel then pans.
+    const level = editor.getByRole('button', { name: /^Zoom level/ });
+    const picture = centre(await rect(editor.getByLabel(/^Frame picture/)));
+    await page.mouse.move(picture.x, picture.y);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -140);
+    await page.keyboard.up('Control');
+    // e^(140/200): about twice.
+    await expect.poll(async () => parseInt((await level.textContent())!, 10)).toBe(201);
+    const drawnZoomed = await rect(boxesIn(editor).last());
+    await page.mouse.wheel(60, 0);
+    await expect
+      .poll(async () => drawnZoomed.x - (await rect(boxesIn(editor).last())).x)
+      .toBeCloseTo(60, 0);
+    await level.click();
+    await expect.poll(() => level.textContent()).toBe('100 %');
 
     // Full screen on a desktop shows every label, and Escape brings the page back.
     await editor.getByRole('button', { name: 'Full screen' }).click();
