@@ -20,9 +20,11 @@ import {
   CHROMIUM_AVAILABLE,
   launchBrowser,
   newPage,
+  newPhonePage,
   screenshot,
   signInThroughUi,
   startConsoleServer,
+  uploadPhotoAs,
 } from './console-support.ts';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots46';
@@ -64,19 +66,11 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
       path.join(dir, `entrance-${seed}.png`),
       randomBeeScene({ count: 6, seed }),
     );
-    const client = server.client();
-    await signIn(client, user.email, user.password);
-    const form = new FormData();
-    form.append('file_description', 'Entrance, morning');
-    form.append('location', 'Apiary North');
-    form.append(
-      'file_data',
-      new Blob([new Uint8Array(fs.readFileSync(file))]),
-      path.basename(file),
-    );
-    const res = await client.request('POST', '/api/upload_docs/', { body: form });
-    expect(res.status).toBe(201);
-    return res.json<{ file: { id: number } }>().file.id;
+    const { id } = await uploadPhotoAs(server, user, file, {
+      location: 'Apiary North',
+      description: 'Entrance, morning',
+    });
+    return id;
   }
 
   const storedLabels = async (fileId: number): Promise<Label[]> => {
@@ -167,15 +161,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
 
   it('on a 390 px phone a finger drags a box, and a box is deleted', async () => {
     const fileId = await uploadPhoto(2);
-    const context = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 390, height: 844 },
-      hasTouch: true,
-      isMobile: true,
-      deviceScaleFactor: 2,
-    });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await newPhonePage(browser, server.url);
     await signInThroughUi(page, user.email, user.password);
     await page.goto(`/files/${fileId}`);
     await page.getByRole('button', { name: 'Correct this photo' }).tap();

@@ -8,20 +8,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
+import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
 import type { TestServer } from '../integration/server-helpers.ts';
-import { createUserDirect, signIn } from '../integration/server-helpers.ts';
+import { createUserDirect } from '../integration/server-helpers.ts';
 import {
   CHROMIUM_AVAILABLE,
   SCREENSHOT_DIR,
   launchBrowser,
   newPage,
+  newPhonePage,
   screenshot,
   setTheme,
   signInThroughUi,
   startConsoleServer,
+  uploadPhotoAs,
 } from './console-support.ts';
 
 interface Point {
@@ -112,22 +114,6 @@ function fingers(cdp: CDPSession) {
   };
 }
 
-async function phone(
-  browser: Browser,
-  baseURL: string,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL,
-    viewport: { width: 390, height: 844 },
-    hasTouch: true,
-    isMobile: true,
-    deviceScaleFactor: 2,
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return { context, page };
-}
-
 describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor on a phone, and drawing boxes', () => {
   let server: TestServer;
   let browser: Browser;
@@ -142,19 +128,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor on a phone, and drawing boxes
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-touch-'));
     const scene = randomBeeScene({ width: 1280, height: 360, count: 7, seed, beeLength: 48 });
     const { file } = await writeBeeImage(path.join(dir, `board-${seed}.png`), scene);
-    const client = server.client();
-    await signIn(client, user.email, user.password);
-    const form = new FormData();
-    form.append('file_description', 'Entrance board');
-    form.append('location', 'Apiary South');
-    form.append(
-      'file_data',
-      new Blob([new Uint8Array(fs.readFileSync(file))]),
-      path.basename(file),
-    );
-    const res = await client.request('POST', '/api/upload_docs/', { body: form });
-    expect(res.status).toBe(201);
-    const id = res.json<{ file: { id: number } }>().file.id;
+    const { id, client } = await uploadPhotoAs(server, user, file, {
+      location: 'Apiary South',
+      description: 'Entrance board',
+    });
     const labels = scene.bees.map((b) => ({
       cls: 'bee',
       box: {
@@ -190,7 +167,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor on a phone, and drawing boxes
 
   it('on a 390 px phone: full screen, pinch and two-finger pan, draw by a drag, tap, close', async () => {
     const fileId = await uploadPhoto(8);
-    const { context, page } = await phone(browser, server.url);
+    const { context, page } = await newPhonePage(browser, server.url);
     await signInThroughUi(page, user.email, user.password);
     await page.goto(`/files/${fileId}`);
     await page.getByRole('button', { name: 'Correct this photo' }).tap();
@@ -354,7 +331,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor on a phone, and drawing boxes
       for (const width of [1280, 390]) {
         const { context, page } =
           width === 390
-            ? await phone(browser, server.url)
+            ? await newPhonePage(browser, server.url)
             : await newPage(browser, server.url, { width: 1280, height: 900 });
         await signInThroughUi(page, user.email, user.password);
         await setTheme(page, theme);

@@ -119,11 +119,14 @@ export const FrameCanvas = forwardRef<FrameCanvasHandle, FrameCanvasProps>(
       const onWheel = (e: WheelEvent) => {
         const { view: v, vp: size, img: pic } = latest.current;
         const r = viewport.getBoundingClientRect();
+        // Updates from the view then, not `v`: wheel events can come faster than renders.
+        const from = (z: View | null) => z ?? fitView(pic, size);
         if (e.ctrlKey || e.metaKey) {
           const at = { x: e.clientX - r.left, y: e.clientY - r.top };
-          setZoomed(zoomTo(v, v.scale * Math.exp(-e.deltaY / 200), at, pic, size));
+          const factor = Math.exp(-e.deltaY / 200);
+          setZoomed((z) => zoomTo(from(z), from(z).scale * factor, at, pic, size));
         } else if (zoomPercent(v, pic, size) > 100) {
-          setZoomed(panBy(v, -e.deltaX, -e.deltaY, pic, size));
+          setZoomed((z) => panBy(from(z), -e.deltaX, -e.deltaY, pic, size));
         } else return; // The whole picture shows: the wheel scrolls the page.
         e.preventDefault();
       };
