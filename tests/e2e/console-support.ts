@@ -10,8 +10,8 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { startTestServer } from '../integration/server-helpers.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
+import { signIn, startTestServer } from '../integration/server-helpers.ts';
+import type { TestClient, TestServer } from '../integration/server-helpers.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_AVAILABLE = fs.existsSync(CHROMIUM);
@@ -79,6 +79,44 @@ export async function newPage(
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return { context, page };
+}
+
+/** A 390 x 844 phone with touch (Chromium's touch emulation), at twice the pixel density. */
+export async function newPhonePage(
+  browser: Browser,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    deviceScaleFactor: 2,
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+/**
+ * Uploads a photo as the user through the API (a photo is analysed in the request); answers
+ * the new file's id and the signed-in client.
+ */
+export async function uploadPhotoAs(
+  server: TestServer,
+  user: { email: string; password: string },
+  file: string,
+  fields: { location: string; description: string },
+): Promise<{ id: number; client: TestClient }> {
+  const client = server.client();
+  await signIn(client, user.email, user.password);
+  const form = new FormData();
+  form.append('file_description', fields.description);
+  form.append('location', fields.location);
+  form.append('file_data', new Blob([new Uint8Array(fs.readFileSync(file))]), path.basename(file));
+  const res = await client.request('POST', '/api/upload_docs/', { body: form });
+  expect(res.status).toBe(201);
+  return { id: res.json<{ file: { id: number } }>().file.id, client };
 }
 
 /** Saves a full-page screenshot as <name>-<theme>.png in this run's folder. */
