@@ -20,6 +20,15 @@ export interface DbOptions {
   poolMax?: number;
 }
 
+/**
+ * The database handle as the rest of the server passes it around. Only repositories
+ * (`*-repository.ts`) and this file import Knex: everyone else names the handle by these types
+ * and calls a repository with it.
+ */
+export type Db = Knex;
+/** A transaction of `Db`, or the handle itself: what a repository function runs its SQL on. */
+export type DbOrTx = Knex | Knex.Transaction;
+
 export type DbClient = 'sqlite' | 'postgres';
 
 export function dbClient(db: Knex): DbClient {

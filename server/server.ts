@@ -12,7 +12,7 @@ import { closeDatabases, createAppContext } from './context.ts';
 import { createApp } from './app.ts';
 import type { AppOptions } from './app.ts';
 import { migrateLatest } from './db.ts';
-import { createUser, findUserByEmail } from './users/repo.ts';
+import { createUser, findUserByEmail } from './users/users-repository.ts';
 import { closeEngineFor } from './files/engine.ts';
 import { startRetentionSchedule } from './files/retention-schedule.ts';
 

@@ -13,7 +13,7 @@ import { today } from '../clock.ts';
 import { planFor } from './plans.ts';
 import type { FileRow, StoredHornetTrack } from './records.ts';
 import { rowSummary } from './records.ts';
-import { isUniqueViolation } from '../users/repo.ts';
+import { isUniqueViolation } from '../users/users-repository.ts';
 
 /**
  * The score a hornet box needs to count towards an alert. The model card names no alert score

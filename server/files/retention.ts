@@ -10,8 +10,8 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
-import type { StoredNameColumn } from './repository.ts';
-import { filesRepository } from './repository.ts';
+import type { StoredNameColumn } from './files-repository.ts';
+import { filesRepository } from './files-repository.ts';
 import { mediaDirs, removeQuietly, storedPath } from './storage.ts';
 import { sweepStills } from '../corrections/retention.ts';
 

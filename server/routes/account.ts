@@ -7,7 +7,7 @@ import { bodyOf } from '../middleware/body.ts';
 import { typed } from '../files/access.ts';
 import { today } from '../clock.ts';
 import { activeProducts, maxFileSize } from '../users/plans.ts';
-import { userLocations } from '../users/repo.ts';
+import { userLocations } from '../users/users-repository.ts';
 
 export function accountRoutes(app: AppContext): Router {
   const router = new Router();

@@ -31,7 +31,7 @@ import {
   findUserByEmail,
   normaliseEmail,
   setPassword,
-} from '../users/repo.ts';
+} from '../users/users-repository.ts';
 import { activeProducts } from '../users/plans.ts';
 import { cleanText } from '../text.ts';
 import { today } from '../clock.ts';

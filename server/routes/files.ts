@@ -16,7 +16,7 @@ import { planFor } from '../files/plans.ts';
 import type { FileRow } from '../files/records.ts';
 import { fileDetail, previewFor, rowFrames, rowSummary } from '../files/records.ts';
 import { hasMedia, isoWithOffset } from '../files/answer-forms.ts';
-import { filesRepository } from '../files/repository.ts';
+import { filesRepository } from '../files/files-repository.ts';
 import { fileRecord } from '../files/file-record.ts';
 import { MAX_SUMMARY_FILES, parseIds, summaryInputs } from '../files/summary.ts';
 import { CONTENT_TYPES, mediaDirs, storedPath } from '../files/storage.ts';

@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import { typed } from '../files/access.ts';
-import { filesRepository } from '../files/repository.ts';
+import { filesRepository } from '../files/files-repository.ts';
 import { bodyOf } from '../middleware/body.ts';
 import { cleanText } from '../text.ts';
 import { MAX_LOCATIONS } from './auth.ts';

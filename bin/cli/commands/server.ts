@@ -16,7 +16,7 @@ async function serverModules() {
     import('../../../server/config.ts'),
     import('../../../server/db.ts'),
     import('../../../server/clock.ts'),
-    import('../../../server/users/repo.ts'),
+    import('../../../server/users/users-repository.ts'),
   ]);
   return { ...config, ...db, ...clock, ...repo };
 }
