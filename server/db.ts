@@ -28,6 +28,13 @@ export interface DbOptions {
 export type Db = Knex;
 /** A transaction of `Db`, or the handle itself: what a repository function runs its SQL on. */
 export type DbOrTx = Knex | Knex.Transaction;
+/** A transaction of `Db`. */
+export type Tx = Knex.Transaction;
+
+/** Names the row type of a query result (knex answers `any` for untyped tables). */
+export async function typed<T>(query: PromiseLike<unknown>): Promise<T> {
+  return (await query) as T;
+}
 
 export type DbClient = 'sqlite' | 'postgres';
 

@@ -15,7 +15,7 @@
  */
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
-import { typed } from '../files/access.ts';
+import { typed } from '../db.ts';
 
 export interface LimitRule {
   key: string;

@@ -9,9 +9,9 @@
 import type { Knex } from 'knex';
 import type { Detection } from '../../engine/vocabulary.ts';
 import { beeCoverage } from '../../engine/vocabulary.ts';
-import { typed } from '../files/access.ts';
-import type { FileRow } from '../files/records.ts';
-import { rowCounts, rowFrames, rowSummary } from '../files/records.ts';
+import { typed } from '../db.ts';
+import type { FileRow } from '../files/file-row.ts';
+import { rowCounts, rowFrames, rowSummary } from '../files/file-row.ts';
 import type { Label } from './labels.ts';
 import { labelCounts } from './labels.ts';
 import type { CorrectionRow } from './frames.ts';

@@ -4,8 +4,8 @@
  * the revocation time, so no later export includes the user's frames.
  */
 import type { Knex } from 'knex';
-import { typed } from '../files/access.ts';
-import { isoWithOffset } from '../files/answer-forms.ts';
+import { typed } from '../db.ts';
+import { isoWithOffset } from '../files/file-record.ts';
 
 export interface ConsentState {
   consent: boolean;

@@ -17,7 +17,7 @@ import { copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { ProductClass } from '../../engine/vocabulary.ts';
-import { typed } from '../files/access.ts';
+import { typed } from '../db.ts';
 import { storedPath } from '../files/storage.ts';
 import type { CorrectionRow } from './frames.ts';
 import { toCorrection } from './frames.ts';

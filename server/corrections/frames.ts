@@ -5,10 +5,10 @@
  */
 import type { Knex } from 'knex';
 import type { ClassCounts } from '../../engine/vocabulary.ts';
-import { typed } from '../files/access.ts';
-import type { FileRow, StoredFrame } from '../files/records.ts';
-import { rowFrames } from '../files/records.ts';
-import { hasMedia } from '../files/answer-forms.ts';
+import { typed } from '../db.ts';
+import type { FileRow, StoredFrame } from '../files/file-row.ts';
+import { rowFrames } from '../files/file-row.ts';
+import { hasMedia } from '../files/file-row.ts';
 import type { Label } from './labels.ts';
 import type { StillInfo } from './stills.ts';
 

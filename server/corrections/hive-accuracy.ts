@@ -1,6 +1,6 @@
 /** One hive's accuracy figure (accuracy.ts) from the owner's corrected frames at a location. */
 import type { Knex } from 'knex';
-import { typed } from '../files/access.ts';
+import { typed } from '../db.ts';
 import { accuracySentence, hiveAccuracy, MIN_FRAMES } from './accuracy.ts';
 import type { FramePair } from './accuracy.ts';
 

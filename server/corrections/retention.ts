@@ -9,7 +9,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
-import { typed } from '../files/access.ts';
+import { typed } from '../db.ts';
 import { removeQuietly } from '../files/storage.ts';
 import { removeStill, stillsDir } from './stills.ts';
 

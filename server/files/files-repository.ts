@@ -15,9 +15,10 @@
  * a job and its file together.
  */
 import type { Knex } from 'knex';
-import { normaliseFileRow, typed } from './access.ts';
+import { typed } from '../db.ts';
+import { normaliseFileRow } from './file-row.ts';
 import { PG_STORED, STORED } from './file-record.ts';
-import type { FileRow } from './records.ts';
+import type { FileRow } from './file-row.ts';
 
 const iso = (d: Date): string => d.toISOString();
 
@@ -42,6 +43,10 @@ export type StoredNameColumn = 'stored_name' | 'preview_name';
 export interface FilesRepository {
   /** The row (ids as numbers), or undefined. */
   find(id: number): Promise<FileRow | undefined>;
+  /** The row as stored (every column) when `owner` owns it or is null (an administrator). */
+  findVisible(id: number, owner: number | null): Promise<FileRow | undefined>;
+  /** The rows of `ids` in id order; only the owner's unless `owner` is null. */
+  findMany(ids: readonly number[], owner: number | null): Promise<FileRow[]>;
   /** Inserts a row and answers its id. */
   insert(row: Record<string, unknown>): Promise<number>;
   /** Deletes the row (its jobs and alerts go first, in the caller's transaction). */
@@ -84,6 +89,20 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
     async find(id) {
       const row = await typed<FileRow | undefined>(db('files').where('id', id).first());
       return row ? normaliseFileRow(withoutDerived(row)) : undefined;
+    },
+
+    async findVisible(id, owner) {
+      const query = db('files').where('id', id);
+      if (owner !== null) query.andWhere('user_id', owner);
+      const row = await typed<FileRow | undefined>(query.first());
+      return row ? normaliseFileRow(row) : undefined;
+    },
+
+    async findMany(ids, owner) {
+      const query = db('files').whereIn('id', ids);
+      if (owner !== null) query.andWhere('user_id', owner);
+      const rows = await typed<FileRow[]>(query.orderBy('id'));
+      return rows.map(normaliseFileRow);
     },
 
     async delete(id) {

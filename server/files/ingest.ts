@@ -6,8 +6,8 @@
  * upload counted and the row written in one transaction. Every rejection removes what was
  * written. The Koa/multer side is upload.ts; `ingestStore` binds the database side.
  */
+import type { DbOrTx } from '../db.ts';
 import path from 'node:path';
-import type { Knex } from 'knex';
 import { PayloadTooLarge } from '../errors.ts';
 import { cleanText, clip } from '../text.ts';
 import type { Clock } from '../clock.ts';
@@ -17,7 +17,7 @@ import type { FileEngine } from './engine.ts';
 import { videoTooLongMessage } from './plans.ts';
 import type { UploadQuota } from './quotas.ts';
 import { countUpload, enforceQuota } from './quotas.ts';
-import type { FileRow } from './records.ts';
+import type { FileRow } from './file-row.ts';
 import type { FilesRepository } from './files-repository.ts';
 import { filesRepository } from './files-repository.ts';
 import { resultColumns, savePreview } from './results.ts';
@@ -150,7 +150,7 @@ export function ingestStore(
   app: Pick<AppContext, 'db' | 'clock' | 'config'>,
   upload: { userId: number; quota: UploadQuota; priority: number },
 ): IngestStore {
-  const unit = (db: Knex | Knex.Transaction): IngestUnit => ({
+  const unit = (db: DbOrTx): IngestUnit => ({
     withinQuota: (sizeBytes) =>
       enforceQuota(db, {
         userId: upload.userId,

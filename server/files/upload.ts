@@ -17,7 +17,7 @@ import { engineFor } from './engine.ts';
 import { ingestFile, ingestStore, uploadName } from './ingest.ts';
 import { planFor, sizeText } from './plans.ts';
 import { uploadQuota } from './quotas.ts';
-import type { FileRow } from './records.ts';
+import type { FileRow } from './file-row.ts';
 import { ensureMediaDirs, generatedName, mediaDirs, removeQuietly } from './storage.ts';
 
 export const FIELD_MESSAGES = {

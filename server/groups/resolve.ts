@@ -5,11 +5,12 @@
  * location and status time).
  */
 import type { Knex } from 'knex';
-import { normaliseFileRow, typed } from '../files/access.ts';
+import { normaliseFileRow } from '../files/file-row.ts';
+import { typed } from '../db.ts';
 import type { SessionUser } from '../context.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import type { FileRow } from '../files/records.ts';
-import { isoWithOffset } from '../files/answer-forms.ts';
+import type { FileRow } from '../files/file-row.ts';
+import { isoWithOffset } from '../files/file-record.ts';
 
 export const GROUP_SELECTION_MESSAGE = 'Select at least one file in each group before submitting.';
 const MAX_GROUP_FILES = 500;

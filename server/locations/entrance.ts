@@ -14,7 +14,7 @@ import {
 } from '../../engine/vocabulary.ts';
 import type { SessionUser } from '../context.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import { typed } from '../files/access.ts';
+import { typed } from '../db.ts';
 
 export const LOCATION_NOT_FOUND = 'Location not found.';
 

@@ -11,9 +11,9 @@ import { honeybeeShare, writeCsv } from '../../engine/vocabulary.ts';
 import type { HistoryPoint, HistoryRange } from '../../contract/schemas/history.ts';
 import { historyQuery } from '../../contract/schemas/history.ts';
 import { parseWith } from '../contract.ts';
-import { typed } from '../files/access.ts';
-import type { StoredSummary } from '../files/records.ts';
-import { isoWithOffset } from '../files/answer-forms.ts';
+import { typed } from '../db.ts';
+import type { StoredSummary } from '../files/file-row.ts';
+import { isoWithOffset } from '../files/file-record.ts';
 import type { LocationRow } from './entrance.ts';
 
 export type { HistoryPoint, HistoryRange };

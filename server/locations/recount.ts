@@ -13,10 +13,10 @@ import type { Clock } from '../clock.ts';
 import { today } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { Conflict } from '../errors.ts';
-import type { FileRow } from '../files/records.ts';
+import type { FileRow } from '../files/file-row.ts';
 import { requeueFinishedJob } from '../queue/jobs-repository.ts';
-import { rowSummary } from '../files/records.ts';
-import { hasMedia } from '../files/answer-forms.ts';
+import { rowSummary } from '../files/file-row.ts';
+import { hasMedia } from '../files/file-row.ts';
 import { countUpload, enforceDailyCount, uploadQuota } from '../files/quotas.ts';
 import { entranceForFile } from './entrance.ts';
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { ValidationError } from '../errors.ts';
 import { bodyOf } from '../middleware/body.ts';
-import { typed } from '../files/access.ts';
+import { typed } from '../db.ts';
 import { today } from '../clock.ts';
 import { activeProducts, maxFileSize } from '../users/plans.ts';
 import { userLocations } from '../users/users-repository.ts';

@@ -8,7 +8,13 @@ import type { AppContext } from '../context.ts';
 import { calendarDay, today } from '../clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { bodyOf, stringField } from '../middleware/body.ts';
-import { deleteGrant, findGrant, insertGrant, setGrantEnd, userExists } from '../users/products-repository.ts';
+import {
+  deleteGrant,
+  findGrant,
+  insertGrant,
+  setGrantEnd,
+  userExists,
+} from '../users/products-repository.ts';
 import type { GrantRow } from '../users/products-repository.ts';
 import { isProductName, PRODUCT_NAMES } from '../users/plans.ts';
 

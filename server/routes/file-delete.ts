@@ -7,7 +7,8 @@
 import { Router } from '@koa/router';
 import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
-import { loadVisibleFile, typed } from '../files/access.ts';
+import { loadVisibleFile } from '../files/access.ts';
+import { typed } from '../db.ts';
 import { filesRepository } from '../files/files-repository.ts';
 import { deleteJobsOfFile } from '../queue/jobs-repository.ts';
 import { mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';

@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
-import { typed } from '../files/access.ts';
+import { typed } from '../db.ts';
 import { filesRepository } from '../files/files-repository.ts';
 import { bodyOf } from '../middleware/body.ts';
 import { cleanText } from '../text.ts';

@@ -16,10 +16,10 @@ import type { Knex } from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/db.ts';
 import { migrationSource } from '../../migrations/index.ts';
-import type { FileRow } from '../../server/files/records.ts';
+import type { FileRow } from '../../server/files/file-row.ts';
 import { fileRecord, searchRecord } from '../../server/files/file-record.ts';
-import { typed } from '../../server/files/access.ts';
-import { recordsJson } from '../../server/files/record-json.ts';
+import { typed } from '../../server/db.ts';
+import { recordsJson } from '../../server/files/file-lists-repository.ts';
 import { PG_JSON_QUOTE, PG_STORED } from '../../server/files/file-record.ts';
 import { dropSchema, PG_URL, postgresAnswers } from '../support/postgres.ts';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { filesRepository } from '../../server/files/files-repository.ts';
-import type { FileStatus } from '../../server/files/records.ts';
+import type { FileStatus } from '../../server/files/file-row.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';
 
