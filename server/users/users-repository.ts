@@ -118,6 +118,17 @@ export async function releaseSignInAlert(db: Knex, userId: number, at: Date): Pr
     .update({ sign_in_alert_at: null });
 }
 
+/** Whether the user gets hornet alert e-mails (on unless turned off). */
+export async function hornetAlertsOn(db: Knex, userId: number): Promise<boolean> {
+  const row = (await db('users').where('id', userId).first('hornet_alerts')) as
+    { hornet_alerts: boolean | number } | undefined;
+  return Boolean(row?.hornet_alerts ?? true);
+}
+
+export async function setHornetAlerts(db: Knex, userId: number, on: boolean): Promise<void> {
+  await db('users').where('id', userId).update({ hornet_alerts: on });
+}
+
 export async function grantProduct(
   db: Knex,
   userId: number,
