@@ -31,6 +31,14 @@ export type DbOrTx = Knex | Knex.Transaction;
 /** A transaction of `Db`. */
 export type Tx = Knex.Transaction;
 
+/**
+ * Runs `work` in one transaction of `db`: committed when it resolves, rolled back when it
+ * throws. The repositories' functions take the transaction in place of the handle.
+ */
+export function inTransaction<T>(db: Db, work: (trx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(work);
+}
+
 /** Names the row type of a query result (knex answers `any` for untyped tables). */
 export async function typed<T>(query: PromiseLike<unknown>): Promise<T> {
   return (await query) as T;

@@ -49,3 +49,11 @@ export async function claimHornetAlert(
     return true;
   });
 }
+
+/** Deletes the file's alert rows (before the file, in the caller's transaction). */
+export async function deleteHornetAlertsOf(
+  db: Knex | Knex.Transaction,
+  fileId: number,
+): Promise<void> {
+  await db('hornet_alerts').where('file_id', fileId).delete();
+}

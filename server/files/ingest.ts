@@ -6,8 +6,9 @@
  * upload counted and the row written in one transaction. Every rejection removes what was
  * written. The Koa/multer side is upload.ts; `ingestStore` binds the database side.
  */
-import type { DbOrTx } from '../db.ts';
 import path from 'node:path';
+import type { DbOrTx } from '../db.ts';
+import { inTransaction } from '../db.ts';
 import { PayloadTooLarge } from '../errors.ts';
 import { cleanText, clip } from '../text.ts';
 import type { Clock } from '../clock.ts';
@@ -172,6 +173,6 @@ export function ingestStore(
   return {
     ...unit(app.db),
     files: filesRepository(app.db),
-    transaction: (work) => app.db.transaction((trx) => work(unit(trx))),
+    transaction: (work) => inTransaction(app.db, (trx) => work(unit(trx))),
   };
 }

@@ -6,9 +6,9 @@
  * between the two). Only files older than STALE_MS are touched, so work in flight is safe.
  * Run every minute by the retention schedule (retention-schedule.ts).
  */
-import type { Db } from '../db.ts';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Db } from '../db.ts';
 import type { Clock } from '../clock.ts';
 import type { StoredNameColumn } from './files-repository.ts';
 import { filesRepository } from './files-repository.ts';

@@ -87,6 +87,15 @@ export async function userLocations(db: Knex, userId: number): Promise<string[]>
   return rows.map((r) => r.name);
 }
 
+/** Whether any account is an administrator. */
+export async function adminExists(db: Knex): Promise<boolean> {
+  return (await db('users').where({ role: 'ADMIN' }).first('id')) !== undefined;
+}
+
+export async function setRole(db: Knex, userId: number, role: Role): Promise<void> {
+  await db('users').where({ id: userId }).update({ role });
+}
+
 export async function setPassword(db: Knex, userId: number, password: string): Promise<void> {
   await db('users')
     .where({ id: userId })
