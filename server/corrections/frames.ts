@@ -6,8 +6,7 @@
 import type { Db } from '../db.ts';
 import type { ClassCounts } from '../../engine/vocabulary.ts';
 import type { FileRow, StoredFrame } from '../files/file-row.ts';
-import { rowFrames } from '../files/file-row.ts';
-import { hasMedia } from '../files/file-row.ts';
+import { hasMedia, rowFrames } from '../files/file-row.ts';
 import type { Label } from './labels.ts';
 import type { StillInfo } from './stills.ts';
 import type { CorrectionRow } from './corrections-repository.ts';

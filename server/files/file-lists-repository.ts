@@ -20,7 +20,7 @@
  * JavaScript path.
  */
 import type { Knex } from 'knex';
-import { dbClient } from '../db.ts';
+import { dbClient, typed } from '../db.ts';
 import type { FileRow } from './file-row.ts';
 import type { FileRecord, SearchRecord } from './file-record.ts';
 import {
@@ -44,12 +44,14 @@ export async function ownFileRecords(readDb: Knex, userId: number): Promise<stri
     orderBy: 'files.created_at desc, files.id desc',
   });
   if (json !== null) return json;
-  const rows = (await query
-    .orderBy([
-      { column: 'files.created_at', order: 'desc' },
-      { column: 'files.id', order: 'desc' },
-    ])
-    .select(recordColumns(LIST_FIELDS))) as FileRow[];
+  const rows = await typed<FileRow[]>(
+    query
+      .orderBy([
+        { column: 'files.created_at', order: 'desc' },
+        { column: 'files.id', order: 'desc' },
+      ])
+      .select(recordColumns(LIST_FIELDS)),
+  );
   return rows.map((r) => fileRecord(r));
 }
 
@@ -67,15 +69,15 @@ export async function searchRecords(
     orderBy: 'files.status_time desc, files.id desc',
   });
   if (json !== null) return json;
-  const rows = (await query
-    .join('users', 'users.id', 'files.user_id')
-    .orderBy([
-      { column: 'files.status_time', order: 'desc' },
-      { column: 'files.id', order: 'desc' },
-    ])
-    .select(...recordColumns(SEARCH_FIELDS), 'users.email as owner_email')) as Array<
-    FileRow & { owner_email: string }
-  >;
+  const rows = await typed<Array<FileRow & { owner_email: string }>>(
+    query
+      .join('users', 'users.id', 'files.user_id')
+      .orderBy([
+        { column: 'files.status_time', order: 'desc' },
+        { column: 'files.id', order: 'desc' },
+      ])
+      .select(...recordColumns(SEARCH_FIELDS), 'users.email as owner_email'),
+  );
   return rows.map((r) => searchRecord(r));
 }
 

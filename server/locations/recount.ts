@@ -16,8 +16,7 @@ import type { Config } from '../config.ts';
 import { Conflict } from '../errors.ts';
 import type { FileRow } from '../files/file-row.ts';
 import { requeueFinishedJob } from '../queue/jobs-repository.ts';
-import { rowSummary } from '../files/file-row.ts';
-import { hasMedia } from '../files/file-row.ts';
+import { hasMedia, rowSummary } from '../files/file-row.ts';
 import { countUpload, enforceDailyCount, uploadQuota } from '../files/quotas.ts';
 import { entranceForFile } from './entrance.ts';
 

@@ -7,8 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { dbClient } from '../db.ts';
-import { typed } from '../db.ts';
+import { dbClient, typed } from '../db.ts';
 import { filesRepository } from '../files/files-repository.ts';
 import { reapplyCorrections } from '../corrections/apply.ts';
 

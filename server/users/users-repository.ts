@@ -129,8 +129,9 @@ export async function releaseSignInAlert(db: Knex, userId: number, at: Date): Pr
 
 /** Whether the user gets hornet alert e-mails (on unless turned off). */
 export async function hornetAlertsOn(db: Knex, userId: number): Promise<boolean> {
-  const row = (await db('users').where('id', userId).first('hornet_alerts')) as
-    { hornet_alerts: boolean | number } | undefined;
+  const row = await db('users')
+    .where('id', userId)
+    .first<{ hornet_alerts: boolean | number } | undefined>('hornet_alerts');
   return Boolean(row?.hornet_alerts ?? true);
 }
 
