@@ -8,6 +8,18 @@ const ENGINE_ENTRIES = {
   message: 'Import the engine from engine/index.ts or engine/vocabulary.ts.',
 };
 
+const LAB = {
+  regex: '(^|/)lab/',
+  message: 'The product does not import the research harness (lab/).',
+};
+
+/** Repositories alone write SQL: everyone else names the handle by server/db.ts's types. */
+const KNEX = {
+  name: 'knex',
+  message:
+    'Only repositories (server/**/*-repository.ts) and server/db.ts use Knex: call a repository, and name the handle Db / DbOrTx / Tx from server/db.ts.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -70,15 +82,18 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            ENGINE_ENTRIES,
-            {
-              regex: '(^|/)lab/',
-              message: 'The product does not import the research harness (lab/).',
-            },
-          ],
+          patterns: [ENGINE_ENTRIES, LAB],
         },
       ],
+    },
+  },
+  {
+    // The same, and no Knex outside the repositories and server/db.ts (tests may set up rows
+    // with Knex).
+    files: ['bin/**', 'server/**'],
+    ignores: ['**/*.test.ts', 'server/**/*-repository.ts', 'server/db.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [KNEX], patterns: [ENGINE_ENTRIES, LAB] }],
     },
   },
   {

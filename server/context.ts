@@ -3,7 +3,7 @@
  * `xRoutes(app: AppContext): Router`. Route modules never read the environment or open their
  * own database; tests build a context with a temp database, a manual clock and a real mailer.
  */
-import type { Knex } from 'knex';
+import type { Db } from './db.ts';
 import type { Context, Middleware } from 'koa';
 import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
@@ -30,13 +30,13 @@ export interface AuthState {
 
 export interface AppContext {
   readonly config: Config;
-  readonly db: Knex;
+  readonly db: Db;
   /**
    * For the hot read-only lists (files list, admin search): on SQLite a pool of read-only
    * connections beside `db`'s single one (WAL readers see every committed write), so those
    * reads run in parallel with each other and with writes; on PostgreSQL simply `db`.
    */
-  readonly readDb: Knex;
+  readonly readDb: Db;
   readonly clock: Clock;
   /** The waits of the sign-in and registration slow-downs; tests pass one that only records. */
   readonly sleep: Sleep;
@@ -60,8 +60,8 @@ export function currentUser(ctx: Context): SessionUser {
 
 export interface ContextOverrides {
   /** Also serves as readDb unless that is given. */
-  db?: Knex;
-  readDb?: Knex;
+  db?: Db;
+  readDb?: Db;
   clock?: Clock;
   sleep?: Sleep;
   mailer?: Mailer;

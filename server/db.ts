@@ -20,6 +20,30 @@ export interface DbOptions {
   poolMax?: number;
 }
 
+/**
+ * The database handle as the rest of the server passes it around. Only repositories
+ * (`*-repository.ts`) and this file import Knex: everyone else names the handle by these types
+ * and calls a repository with it.
+ */
+export type Db = Knex;
+/** A transaction of `Db`, or the handle itself: what a repository function runs its SQL on. */
+export type DbOrTx = Knex | Knex.Transaction;
+/** A transaction of `Db`. */
+export type Tx = Knex.Transaction;
+
+/**
+ * Runs `work` in one transaction of `db`: committed when it resolves, rolled back when it
+ * throws. The repositories' functions take the transaction in place of the handle.
+ */
+export function inTransaction<T>(db: Db, work: (trx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(work);
+}
+
+/** Names the row type of a query result (knex answers `any` for untyped tables). */
+export async function typed<T>(query: PromiseLike<unknown>): Promise<T> {
+  return (await query) as T;
+}
+
 export type DbClient = 'sqlite' | 'postgres';
 
 export function dbClient(db: Knex): DbClient {

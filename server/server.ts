@@ -12,7 +12,7 @@ import { closeDatabases, createAppContext } from './context.ts';
 import { createApp } from './app.ts';
 import type { AppOptions } from './app.ts';
 import { migrateLatest } from './db.ts';
-import { createUser, findUserByEmail } from './users/repo.ts';
+import { adminExists, createUser, findUserByEmail, setRole } from './users/users-repository.ts';
 import { closeEngineFor } from './files/engine.ts';
 import { startRetentionSchedule } from './files/retention-schedule.ts';
 
@@ -54,10 +54,10 @@ export async function loadWorker(): Promise<StartWorker | null> {
 export async function bootstrapAdmin(app: AppContext): Promise<void> {
   const { adminEmail, adminPassword } = app.config;
   if (!adminEmail || !adminPassword) return;
-  if (await app.db('users').where({ role: 'ADMIN' }).first('id')) return;
+  if (await adminExists(app.db)) return;
   const existing = await findUserByEmail(app.db, adminEmail);
   if (existing) {
-    await app.db('users').where({ id: existing.id }).update({ role: 'ADMIN' });
+    await setRole(app.db, existing.id, 'ADMIN');
     app.logger.info('existing user promoted to administrator', { email: adminEmail });
   } else {
     await createUser(app.db, app.clock, {

@@ -13,9 +13,16 @@
  * attacker can fill for someone else (one e-mail over every address, every registration) is
  * limited without locking its owner out.
  */
-import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
-import { typed } from '../files/access.ts';
+import type { Db } from '../db.ts';
+import {
+  countHitsSince,
+  deleteHits,
+  deleteHitsOfKeys,
+  deleteHitsUpTo,
+  hitTimeAt,
+  insertHit,
+} from './rate-limit-repository.ts';
 
 export interface LimitRule {
   key: string;
@@ -56,7 +63,7 @@ const MAX_KEY = 400;
 export class DbRateLimiter {
   private lastPrune = 0;
   constructor(
-    private readonly db: Knex,
+    private readonly db: Db,
     private readonly clock: Clock,
     readonly windowMs: number,
   ) {}
@@ -72,11 +79,7 @@ export class DbRateLimiter {
     await this.prune(now);
     const hitIds: number[] = [];
     for (const rule of rules) {
-      const inserted = await typed<Array<{ id: number } | number>>(
-        this.db('rate_limit_hits').insert({ key: rule.key.slice(0, MAX_KEY), at }, ['id']),
-      );
-      const first = inserted[0];
-      hitIds.push(Number(typeof first === 'object' ? first.id : first));
+      hitIds.push(await insertHit(this.db, rule.key.slice(0, MAX_KEY), at));
     }
     let retryAfterSeconds = 0;
     let refusedBy: LimitRule | undefined;
@@ -92,16 +95,14 @@ export class DbRateLimiter {
       }
       // Without this attempt, `count - 1` hits are in the window; the door opens again once
       // `count - 1 - max + 1` of them have left it, i.e. when the hit at that offset expires.
-      const opensWith = await typed<{ at: string } | undefined>(
-        this.db('rate_limit_hits')
-          .where('key', key)
-          .andWhere('at', '>', since)
-          .whereNotIn('id', hitIds)
-          .orderBy([{ column: 'at' }, { column: 'id' }])
-          .offset(Math.max(0, count - 1 - rule.max))
-          .first('at'),
+      const opensWith = await hitTimeAt(
+        this.db,
+        key,
+        since,
+        hitIds,
+        Math.max(0, count - 1 - rule.max),
       );
-      const opensAt = opensWith ? Date.parse(opensWith.at) + this.windowMs : now.getTime();
+      const opensAt = opensWith ? Date.parse(opensWith) + this.windowMs : now.getTime();
       const wait = Math.max(1, Math.ceil((opensAt - now.getTime()) / 1000));
       if (wait > retryAfterSeconds) {
         retryAfterSeconds = wait;
@@ -109,7 +110,7 @@ export class DbRateLimiter {
       }
     }
     if (!refusedBy) return { allowed: true, hitIds, counts, delayMs };
-    await this.db('rate_limit_hits').whereIn('id', hitIds).delete();
+    await deleteHits(this.db, hitIds);
     return { allowed: false, retryAfterSeconds, refusedBy };
   }
 
@@ -120,38 +121,27 @@ export class DbRateLimiter {
   }
 
   private async countSince(key: string, since: string): Promise<number> {
-    const row = await typed<{ n: number | string } | undefined>(
-      this.db('rate_limit_hits')
-        .where('key', key)
-        .andWhere('at', '>', since)
-        .count<{ n: number | string }>({ n: '*' })
-        .first(),
-    );
-    return Number(row?.n ?? 0);
+    return countHitsSince(this.db, key, since);
   }
 
   /** Forgets every hit of these keys (a successful sign-in clears its own failures). */
   async reset(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.db('rate_limit_hits')
-      .whereIn(
-        'key',
-        keys.map((k) => k.slice(0, MAX_KEY)),
-      )
-      .delete();
+    await deleteHitsOfKeys(
+      this.db,
+      keys.map((k) => k.slice(0, MAX_KEY)),
+    );
   }
 
   /** Uncounts particular hits (an attempt that turned out not to need counting). */
   async forget(hitIds: readonly number[]): Promise<void> {
-    if (hitIds.length > 0) await this.db('rate_limit_hits').whereIn('id', hitIds).delete();
+    if (hitIds.length > 0) await deleteHits(this.db, hitIds);
   }
 
   private async prune(now: Date): Promise<void> {
     if (now.getTime() - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now.getTime();
-    await this.db('rate_limit_hits')
-      .where('at', '<=', new Date(now.getTime() - this.windowMs).toISOString())
-      .delete();
+    await deleteHitsUpTo(this.db, new Date(now.getTime() - this.windowMs).toISOString());
   }
 }
 

@@ -3,9 +3,16 @@
  * `hs_session` cookie; the database holds only its sha256. Sessions expire after
  * SESSION_IDLE_DAYS without use and can be revoked (logout, password reset).
  */
-import type { Knex } from 'knex';
+import type { Db } from '../db.ts';
 import type { Clock } from '../clock.ts';
 import { hashToken, newToken } from './tokens.ts';
+import {
+  findLiveSession,
+  insertSession,
+  revokeSession,
+  revokeUserSessions,
+  touchSession,
+} from './sessions-repository.ts';
 
 export const SESSION_COOKIE = 'hs_session';
 
@@ -39,22 +46,13 @@ interface CachedSession {
   cachedAt: number;
 }
 
-interface SessionJoinRow {
-  expires_at: string;
-  last_seen_at: string;
-  user_id: number;
-  email: string;
-  name: string;
-  role: Role;
-}
-
 export class SessionStore {
   private readonly cache = new Map<string, CachedSession>();
   /** Bumped by every revocation, so a look-up that raced one does not cache what it read. */
   private revocations = 0;
 
   constructor(
-    private readonly db: Knex,
+    private readonly db: Db,
     private readonly clock: Clock,
     private readonly idleMs: number,
   ) {}
@@ -66,13 +64,11 @@ export class SessionStore {
   async create(userId: number): Promise<string> {
     const { token, hash } = newToken();
     const now = this.clock.now();
-    await this.db('sessions').insert({
+    await insertSession(this.db, {
       id: hash,
-      user_id: userId,
-      created_at: now.toISOString(),
-      last_seen_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + this.idleMs).toISOString(),
-      revoked_at: null,
+      userId,
+      now,
+      expiresAt: new Date(now.getTime() + this.idleMs),
     });
     return token;
   }
@@ -102,34 +98,18 @@ export class SessionStore {
     if (now - entry.lastSeenAt > TOUCH_INTERVAL_MS) {
       entry.lastSeenAt = now;
       entry.expiresAt = now + this.idleMs;
-      await this.db('sessions')
-        .where({ id })
-        .update({
-          last_seen_at: new Date(now).toISOString(),
-          expires_at: new Date(entry.expiresAt).toISOString(),
-        });
+      await touchSession(this.db, id, new Date(now), new Date(entry.expiresAt));
     }
     return { user: entry.user, sessionId: id };
   }
 
   private async load(id: string, now: number): Promise<CachedSession | null> {
-    const row = await this.db<SessionJoinRow>('sessions')
-      .join('users', 'users.id', 'sessions.user_id')
-      .where('sessions.id', id)
-      .whereNull('sessions.revoked_at')
-      .first<SessionJoinRow | undefined>(
-        'sessions.expires_at',
-        'sessions.last_seen_at',
-        'users.id as user_id',
-        'users.email',
-        'users.name',
-        'users.role',
-      );
+    const row = await findLiveSession(this.db, id);
     if (!row) return null;
     return {
       // Frozen: one object now serves every request of the session for SESSION_CACHE_MS.
       user: Object.freeze({
-        id: Number(row.user_id),
+        id: row.user_id,
         email: row.email,
         name: row.name,
         role: row.role,
@@ -143,19 +123,14 @@ export class SessionStore {
   // Revocations write first, then forget: a look-up that read the row before the write either
   // cached it already (forgotten here) or sees the counter move and does not cache it.
   async revoke(sessionId: string): Promise<void> {
-    await this.db('sessions')
-      .where({ id: sessionId })
-      .whereNull('revoked_at')
-      .update({ revoked_at: this.clock.now().toISOString() });
+    await revokeSession(this.db, sessionId, this.clock.now());
     this.revocations += 1;
     this.cache.delete(sessionId);
   }
 
   /** Ends every session of a user except, optionally, one. */
   async revokeAllForUser(userId: number, exceptSessionId?: string): Promise<void> {
-    const q = this.db('sessions').where({ user_id: userId }).whereNull('revoked_at');
-    if (exceptSessionId) void q.whereNot({ id: exceptSessionId });
-    await q.update({ revoked_at: this.clock.now().toISOString() });
+    await revokeUserSessions(this.db, userId, this.clock.now(), exceptSessionId);
     this.revocations += 1;
     for (const [id, entry] of this.cache) {
       if (entry.user.id === userId && id !== exceptSessionId) this.cache.delete(id);

@@ -5,8 +5,8 @@
  */
 import type { AppContext } from '../context.ts';
 import type { MailMessage } from '../mailer.ts';
-import type { UserRow } from '../users/repo.ts';
-import { claimSignInAlert, releaseSignInAlert } from '../users/repo.ts';
+import type { UserRow } from '../users/users-repository.ts';
+import { claimSignInAlert, releaseSignInAlert } from '../users/users-repository.ts';
 import { waitText } from './rate-limit.ts';
 
 export const SIGN_IN_ALERT_EVERY_MS = 24 * 3_600_000;

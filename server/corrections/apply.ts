@@ -6,15 +6,14 @@
  * model's counts for every frame, and the corrections are laid over them again in the same
  * transaction, so a corrected frame never reads back as the model's.
  */
-import type { Knex } from 'knex';
 import type { Detection } from '../../engine/vocabulary.ts';
 import { beeCoverage } from '../../engine/vocabulary.ts';
-import { typed } from '../files/access.ts';
-import type { FileRow } from '../files/records.ts';
-import { rowCounts, rowFrames, rowSummary } from '../files/records.ts';
+import type { DbOrTx } from '../db.ts';
+import type { FileRow } from '../files/file-row.ts';
+import { rowCounts, rowFrames, rowSummary } from '../files/file-row.ts';
 import type { Label } from './labels.ts';
 import { labelCounts } from './labels.ts';
-import type { CorrectionRow } from './frames.ts';
+import { correctionRows, updateFileFromCurrent } from './corrections-repository.ts';
 
 /** One corrected frame: its index, labels and the still's size they are drawn on. */
 export interface FrameLabels {
@@ -57,21 +56,14 @@ export function correctedColumns(
 }
 
 /** Lays the file's saved corrections over its current counts (in the caller's transaction). */
-export async function reapplyCorrections(
-  trx: Knex | Knex.Transaction,
-  fileId: number,
-): Promise<void> {
-  const rows = await typed<CorrectionRow[]>(
-    trx('corrected_frames').where('file_id', fileId).orderBy('frame_index'),
-  );
+export async function reapplyCorrections(trx: DbOrTx, fileId: number): Promise<void> {
+  const rows = await correctionRows(trx, fileId);
   if (rows.length === 0) return;
-  const file = await typed<FileRow | undefined>(trx('files').where('id', fileId).first());
-  if (!file) return;
   const corrected = rows.map((r) => ({
     index: Number(r.frame_index),
     labels: JSON.parse(r.labels_json) as Label[],
     width: Number(r.width),
     height: Number(r.height),
   }));
-  await trx('files').where('id', fileId).update(correctedColumns(file, corrected));
+  await updateFileFromCurrent(trx, fileId, (file) => correctedColumns(file, corrected));
 }

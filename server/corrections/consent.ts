@@ -3,9 +3,14 @@
  * the time it was given is kept (the export's manifest records it); revoking clears it and keeps
  * the revocation time, so no later export includes the user's frames.
  */
-import type { Knex } from 'knex';
-import { typed } from '../files/access.ts';
-import { isoWithOffset } from '../files/answer-forms.ts';
+import type { Db } from '../db.ts';
+import { isoWithOffset } from '../files/file-record.ts';
+import {
+  consentRow,
+  correctedFrameCount,
+  giveConsent,
+  revokeConsent,
+} from './corrections-repository.ts';
 
 export interface ConsentState {
   consent: boolean;
@@ -14,44 +19,30 @@ export interface ConsentState {
   corrected_frames: number;
 }
 
-interface ConsentRow {
-  training_consent_at: string | null;
-  training_consent_revoked_at: string | null;
-}
-
-export async function consentOf(db: Knex, userId: number): Promise<ConsentState> {
-  const row = await typed<ConsentRow | undefined>(
-    db('users').where('id', userId).first('training_consent_at', 'training_consent_revoked_at'),
-  );
-  const counted = await typed<Array<{ n: number | string }>>(
-    db('corrected_frames')
-      .join('files', 'files.id', 'corrected_frames.file_id')
-      .where('files.user_id', userId)
-      .count({ n: '*' }),
-  );
+export async function consentOf(db: Db, userId: number): Promise<ConsentState> {
+  const row = await consentRow(db, userId);
+  const counted = await correctedFrameCount(db, userId);
   const at = row?.training_consent_at ?? null;
   const revoked = row?.training_consent_revoked_at ?? null;
   return {
     consent: at !== null,
     consent_at: at && isoWithOffset(at),
     revoked_at: revoked && isoWithOffset(revoked),
-    corrected_frames: Number(counted[0]?.n ?? 0),
+    corrected_frames: counted,
   };
 }
 
 export async function setConsent(
-  db: Knex,
+  db: Db,
   userId: number,
   consent: boolean,
   now: Date,
 ): Promise<ConsentState> {
   const state = await consentOf(db, userId);
   if (consent && !state.consent) {
-    await db('users').where('id', userId).update({ training_consent_at: now.toISOString() });
+    await giveConsent(db, userId, now);
   } else if (!consent && state.consent) {
-    await db('users')
-      .where('id', userId)
-      .update({ training_consent_at: null, training_consent_revoked_at: now.toISOString() });
+    await revokeConsent(db, userId, now);
   }
   return consentOf(db, userId);
 }

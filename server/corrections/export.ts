@@ -15,11 +15,10 @@
  */
 import { copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Knex } from 'knex';
 import type { ProductClass } from '../../engine/vocabulary.ts';
-import { typed } from '../files/access.ts';
+import type { Db } from '../db.ts';
 import { storedPath } from '../files/storage.ts';
-import type { CorrectionRow } from './frames.ts';
+import { exportRows } from './corrections-repository.ts';
 import { toCorrection } from './frames.ts';
 import { siteHash, siteKey } from './site-key.ts';
 import { stillsDir } from './stills.ts';
@@ -62,14 +61,6 @@ export interface Manifest {
 
 export class ExportFolderNotEmpty extends Error {}
 
-interface ExportRow extends CorrectionRow {
-  owner_id: number;
-  location: string;
-  file_created_at: string;
-  file_summary_json: string | null;
-  training_consent_at: string;
-}
-
 /** A video's recording time from its stored summary (issue 43's probe), if it had one. */
 function recordedAt(summaryJson: string | null): string | null {
   try {
@@ -81,25 +72,8 @@ function recordedAt(summaryJson: string | null): string | null {
 }
 
 /** The frames an export would hold now. */
-export async function exportableFrames(db: Knex, opts: { reviewedOnly: boolean }) {
-  const query = db('corrected_frames')
-    .join('files', 'files.id', 'corrected_frames.file_id')
-    .join('users', 'users.id', 'files.user_id')
-    .whereNotNull('users.training_consent_at')
-    .select(
-      'corrected_frames.*',
-      'files.user_id as owner_id',
-      'files.location',
-      'files.created_at as file_created_at',
-      'files.summary_json as file_summary_json',
-      'users.training_consent_at',
-    )
-    .orderBy([
-      { column: 'files.id', order: 'asc' },
-      { column: 'corrected_frames.frame_index', order: 'asc' },
-    ]);
-  if (opts.reviewedOnly) query.andWhere('corrected_frames.reviewed', true);
-  return typed<ExportRow[]>(query);
+export async function exportableFrames(db: Db, opts: { reviewedOnly: boolean }) {
+  return exportRows(db, opts);
 }
 
 /** One frame's YOLO label text. */
@@ -122,7 +96,7 @@ export function yoloLines(
 }
 
 export async function exportDataset(
-  db: Knex,
+  db: Db,
   opts: { dataDir: string; outDir: string; reviewedOnly: boolean; now: Date },
 ): Promise<{ manifest: Manifest; skipped: number }> {
   const existing = await readdir(opts.outDir).catch(() => null);

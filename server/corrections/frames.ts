@@ -3,14 +3,14 @@
  * (index 0); a video offers every sampled frame while its media is kept (the busiest one is the
  * preview frame), and afterwards only the frames already corrected, whose stills are kept.
  */
-import type { Knex } from 'knex';
+import type { Db } from '../db.ts';
 import type { ClassCounts } from '../../engine/vocabulary.ts';
-import { typed } from '../files/access.ts';
-import type { FileRow, StoredFrame } from '../files/records.ts';
-import { rowFrames } from '../files/records.ts';
-import { hasMedia } from '../files/answer-forms.ts';
+import type { FileRow, StoredFrame } from '../files/file-row.ts';
+import { hasMedia, rowFrames } from '../files/file-row.ts';
 import type { Label } from './labels.ts';
 import type { StillInfo } from './stills.ts';
+import type { CorrectionRow } from './corrections-repository.ts';
+import { correctionRow, correctionRows } from './corrections-repository.ts';
 
 export type FrameSource = 'photo' | 'preview' | 'sampled';
 
@@ -18,23 +18,6 @@ export interface FrameEntry {
   index: number;
   timeS: number;
   source: FrameSource;
-}
-
-export interface CorrectionRow {
-  id: number;
-  file_id: number;
-  frame_index: number;
-  time_s: number;
-  still_name: string;
-  width: number;
-  height: number;
-  labels_json: string;
-  model_json: string;
-  author_id: number;
-  edited_by: number | null;
-  reviewed: boolean | number;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface Correction {
@@ -73,21 +56,17 @@ export function toCorrection(r: CorrectionRow): Correction {
   };
 }
 
-export async function correctionsOf(db: Knex, fileId: number): Promise<Correction[]> {
-  const rows = await typed<CorrectionRow[]>(
-    db('corrected_frames').where('file_id', fileId).orderBy('frame_index'),
-  );
+export async function correctionsOf(db: Db, fileId: number): Promise<Correction[]> {
+  const rows = await correctionRows(db, fileId);
   return rows.map(toCorrection);
 }
 
 export async function correctionOf(
-  db: Knex,
+  db: Db,
   fileId: number,
   index: number,
 ): Promise<Correction | null> {
-  const row = await typed<CorrectionRow | undefined>(
-    db('corrected_frames').where({ file_id: fileId, frame_index: index }).first(),
-  );
+  const row = await correctionRow(db, fileId, index);
   return row ? toCorrection(row) : null;
 }
 

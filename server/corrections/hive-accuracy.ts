@@ -1,17 +1,11 @@
 /** One hive's accuracy figure (accuracy.ts) from the owner's corrected frames at a location. */
-import type { Knex } from 'knex';
-import { typed } from '../files/access.ts';
+import type { Db } from '../db.ts';
+import { labelPairsAt } from './corrections-repository.ts';
 import { accuracySentence, hiveAccuracy, MIN_FRAMES } from './accuracy.ts';
 import type { FramePair } from './accuracy.ts';
 
-export async function accuracyOf(db: Knex, ownerId: number, location: string) {
-  const rows = await typed<Array<{ labels_json: string; model_json: string }>>(
-    db('corrected_frames')
-      .join('files', 'files.id', 'corrected_frames.file_id')
-      .where('files.user_id', ownerId)
-      .andWhere('files.location', location)
-      .select('corrected_frames.labels_json', 'corrected_frames.model_json'),
-  );
+export async function accuracyOf(db: Db, ownerId: number, location: string) {
+  const rows = await labelPairsAt(db, ownerId, location);
   const frames: FramePair[] = rows.map((r) => ({
     labels: JSON.parse(r.labels_json) as FramePair['labels'],
     model: JSON.parse(r.model_json) as FramePair['model'],

@@ -7,31 +7,22 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
-import { typed } from '../files/access.ts';
+import type { Db } from '../db.ts';
 import { removeQuietly } from '../files/storage.ts';
 import { removeStill, stillsDir } from './stills.ts';
+import { forgetStill, stillNamesInUse, stillsPastTheirVideo } from './corrections-repository.ts';
 
 const NAMES_PER_QUERY = 500;
 
 export async function sweepStills(
-  db: Knex,
+  db: Db,
   opts: { dataDir: string; retentionHours: number; clock: Clock },
 ): Promise<void> {
-  const erased = await typed<Array<{ id: number; still_name: string }>>(
-    db('corrected_frames')
-      .join('files', 'files.id', 'corrected_frames.file_id')
-      .join('users', 'users.id', 'files.user_id')
-      .where('files.kind', 'video')
-      .whereNotNull('files.media_deleted_at')
-      .whereNull('users.training_consent_at')
-      .andWhere('corrected_frames.still_name', '<>', '')
-      .select('corrected_frames.id', 'corrected_frames.still_name'),
-  );
+  const erased = await stillsPastTheirVideo(db);
   for (const row of erased) {
     await removeStill(opts.dataDir, row.still_name);
-    await db('corrected_frames').where('id', row.id).update({ still_name: '' });
+    await forgetStill(db, row.id);
   }
 
   const dir = stillsDir(opts.dataDir);
@@ -44,12 +35,7 @@ export async function sweepStills(
   for (let i = 0; i < old.length; i += NAMES_PER_QUERY) {
     const batch = old.slice(i, i + NAMES_PER_QUERY);
     const stills = batch.map((n) => n.replace(/\.[a-z]+$/, '.jpg'));
-    const named = await typed<Array<{ still_name: string }>>(
-      db('corrected_frames')
-        .whereIn('still_name', [...new Set(stills)])
-        .select('still_name'),
-    );
-    const keep = new Set(named.map((r) => r.still_name));
+    const keep = await stillNamesInUse(db, stills);
     for (const [k, name] of batch.entries()) {
       if (!keep.has(stills[k]!)) await removeQuietly(path.join(dir, name));
     }

@@ -23,8 +23,8 @@ import { engineFor, loadEngineModule } from '../files/engine.ts';
 import { RateLimited } from '../errors.ts';
 import { waitText } from '../auth/rate-limit.ts';
 import { generatedName, mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
-import type { FileRow } from '../files/records.ts';
-import { rowFrameDetections, rowFrames, rowSummary } from '../files/records.ts';
+import type { FileRow } from '../files/file-row.ts';
+import { rowFrameDetections, rowFrames, rowSummary } from '../files/file-row.ts';
 
 const run = promisify(execFile);
 

@@ -4,7 +4,8 @@
  *
  * Everything else is generated from these lists: the JavaScript record (`fileRecord`,
  * `searchRecord`) and the record parts that SQLite and PostgreSQL store, with the expression
- * that completes them when answering (record-json.ts says why the databases store them). URLs are never stored: a stored part holds only a run of data
+ * that completes them when answering (file-lists-repository.ts says why the databases store
+ * them). URLs are never stored: a stored part holds only a run of data
  * fields between two URLs, and the URLs are composed from the file's id at query time, so the
  * API's URL shape lives here alone.
  *
@@ -15,8 +16,36 @@
  * copy installed, so that such a change cannot go unnoticed.
  */
 import type { FileRow } from './file-row.ts';
-import { FILE_URL_PREFIX, fileUrl, isoWithOffset } from './answer-forms.ts';
-import type { FileResource } from './answer-forms.ts';
+
+// ---- How stored values are spelled in answers (decisions.md 1b) -----------------------------
+
+/** `toISOString()` output whose day exists in every month (so Date would not roll it over). */
+const CANONICAL_UTC =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
+/** Stored timestamps are UTC (`...Z`); answers spell the offset out (`+00:00`). */
+export function isoWithOffset(stored: string | null): string {
+  if (!stored) return '';
+  // Fast path for what the server writes (lists map thousands of these per request).
+  if (CANONICAL_UTC.test(stored)) return `${stored.slice(0, -1)}+00:00`;
+  const d = new Date(stored);
+  if (Number.isNaN(d.getTime())) return stored;
+  return d.toISOString().replace(/Z$/, '+00:00');
+}
+
+/** Every URL of one file's resources starts here, then the file's id, `/`, the resource. */
+export const FILE_URL_PREFIX = '/api/files/';
+export type FileResource = 'media' | 'report.csv' | 'preview.jpg' | 'summary.csv' | 'hornet.jpg';
+export const fileUrl = (id: number, resource: FileResource): string =>
+  `${FILE_URL_PREFIX}${id}/${resource}`;
+
+export const mediaUrl = (id: number): string => fileUrl(id, 'media');
+export const reportUrl = (id: number): string => fileUrl(id, 'report.csv');
+export const previewUrl = (id: number): string => fileUrl(id, 'preview.jpg');
+export const summaryUrl = (id: number): string => fileUrl(id, 'summary.csv');
+export const hornetFrameUrl = (id: number): string => fileUrl(id, 'hornet.jpg');
+
+// ---- The record's fields ------------------------------------------------------------------
 
 type TextColumn = 'original_name' | 'status' | 'location';
 type TimeColumn = 'status_time';

@@ -8,12 +8,11 @@
  * completion never e-mails twice.
  */
 import type { AppContext } from '../context.ts';
-import { typed } from './access.ts';
 import { today } from '../clock.ts';
 import { planFor } from './plans.ts';
-import type { FileRow, StoredHornetTrack } from './records.ts';
-import { rowSummary } from './records.ts';
-import { isUniqueViolation } from '../users/repo.ts';
+import type { StoredHornetTrack } from './file-row.ts';
+import { rowSummary } from './file-row.ts';
+import { claimHornetAlert, fileWithOwner } from './hornet-alerts-repository.ts';
 
 /**
  * The score a hornet box needs to count towards an alert. The model card names no alert score
@@ -57,15 +56,7 @@ export function clipTime(seconds: number): string {
 }
 
 export async function alertHornets(app: AppContext, fileId: number): Promise<boolean> {
-  const row = await typed<
-    (FileRow & { owner_email: string; hornet_alerts: boolean | number }) | undefined
-  >(
-    app
-      .db('files')
-      .join('users', 'users.id', 'files.user_id')
-      .where('files.id', fileId)
-      .first('files.*', 'users.email as owner_email', 'users.hornet_alerts'),
-  );
+  const row = await fileWithOwner(app.db, fileId);
   if (!row || row.status !== 'PROCESSED' || !row.hornet_alerts) return false;
   const sighting = hornetSighting(rowSummary(row)?.hornetTracks ?? []);
   if (!sighting) return false;
@@ -73,24 +64,12 @@ export async function alertHornets(app: AppContext, fileId: number): Promise<boo
   if (!(await planFor(app.db, userId, today(app.clock))).researcher) return false;
 
   const now = app.clock.now();
-  const since = new Date(now.getTime() - ALERT_WINDOW_MS).toISOString();
-  const sent = await app.db.transaction(async (trx) => {
-    const recent = await typed<{ id: number } | undefined>(
-      trx('hornet_alerts')
-        .join('files', 'files.id', 'hornet_alerts.file_id')
-        .where('files.user_id', userId)
-        .andWhere('files.location', row.location)
-        .andWhere('hornet_alerts.sent_at', '>', since)
-        .first('hornet_alerts.id'),
-    );
-    if (recent) return false;
-    try {
-      await trx('hornet_alerts').insert({ file_id: fileId, sent_at: now.toISOString() });
-    } catch (err) {
-      if (isUniqueViolation(err)) return false;
-      throw err;
-    }
-    return true;
+  const sent = await claimHornetAlert(app.db, {
+    fileId,
+    userId,
+    location: row.location,
+    since: new Date(now.getTime() - ALERT_WINDOW_MS),
+    now,
   });
   if (!sent) return false;
 

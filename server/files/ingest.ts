@@ -7,7 +7,8 @@
  * written. The Koa/multer side is upload.ts; `ingestStore` binds the database side.
  */
 import path from 'node:path';
-import type { Knex } from 'knex';
+import type { DbOrTx } from '../db.ts';
+import { inTransaction } from '../db.ts';
 import { PayloadTooLarge } from '../errors.ts';
 import { cleanText, clip } from '../text.ts';
 import type { Clock } from '../clock.ts';
@@ -17,9 +18,9 @@ import type { FileEngine } from './engine.ts';
 import { videoTooLongMessage } from './plans.ts';
 import type { UploadQuota } from './quotas.ts';
 import { countUpload, enforceQuota } from './quotas.ts';
-import type { FileRow } from './records.ts';
-import type { FilesRepository } from './repository.ts';
-import { filesRepository } from './repository.ts';
+import type { FileRow } from './file-row.ts';
+import type { FilesRepository } from './files-repository.ts';
+import { filesRepository } from './files-repository.ts';
 import { resultColumns, savePreview } from './results.ts';
 import type { MediaDirs } from './storage.ts';
 import { extensionFor, generatedName, moveFile, removeQuietly, storedPath } from './storage.ts';
@@ -150,7 +151,7 @@ export function ingestStore(
   app: Pick<AppContext, 'db' | 'clock' | 'config'>,
   upload: { userId: number; quota: UploadQuota; priority: number },
 ): IngestStore {
-  const unit = (db: Knex | Knex.Transaction): IngestUnit => ({
+  const unit = (db: DbOrTx): IngestUnit => ({
     withinQuota: (sizeBytes) =>
       enforceQuota(db, {
         userId: upload.userId,
@@ -172,6 +173,6 @@ export function ingestStore(
   return {
     ...unit(app.db),
     files: filesRepository(app.db),
-    transaction: (work) => app.db.transaction((trx) => work(unit(trx))),
+    transaction: (work) => inTransaction(app.db, (trx) => work(unit(trx))),
   };
 }

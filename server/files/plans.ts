@@ -2,7 +2,7 @@
  * What a user's active products mean for files (decisions.md 4), on top of server/users/plans.ts:
  * the upload size limit, the queue priority and whether research classes (wasps, hornets) show.
  */
-import type { Knex } from 'knex';
+import type { Db } from '../db.ts';
 import { activeProducts, isResearcher, maxFileSize, queuePriority } from '../users/plans.ts';
 
 /** Free Forever's video length limit (decisions.md 4); paid plans have only the server's. */
@@ -22,7 +22,7 @@ export function videoTooLongMessage(limitS: number, durationS: number): string {
 }
 
 /** `today` is YYYY-MM-DD (UTC), the format subscription dates are stored in. */
-export async function planFor(db: Knex, userId: number, today: string): Promise<Plan> {
+export async function planFor(db: Db, userId: number, today: string): Promise<Plan> {
   const products = await activeProducts(db, userId, today);
   return {
     maxFileSize: maxFileSize(products),

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { summaryCsv } from '../../engine/vocabulary.ts';
 import type { AnalysisOutput } from '../../engine/index.ts';
 import type { ResultQuality } from '../../engine/vocabulary.ts';
-import { fileDetail } from './records.ts';
-import type { FileRow } from './records.ts';
+import { fileDetail } from './file-detail.ts';
+import type { FileRow } from './file-row.ts';
 import { resultColumns } from './results.ts';
 import { summaryInput } from './summary.ts';
 

@@ -11,15 +11,20 @@
  * the file, where the user's row is locked (PostgreSQL) or the single writer serialises
  * (SQLite), so concurrent uploads cannot together pass a limit.
  */
-import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
-import { dbClient } from '../db.ts';
+import type { Db, DbOrTx } from '../db.ts';
 import { PayloadTooLarge, RateLimited } from '../errors.ts';
 import { waitText } from '../auth/rate-limit.ts';
 import type { ProductName } from '../users/plans.ts';
 import { PREMIUM, RESEARCHER, activeProducts } from '../users/plans.ts';
-import { typed } from './access.ts';
 import { sizeText } from './plans.ts';
+import {
+  addUploadOnDay,
+  keptBytes,
+  keptVideosByAge,
+  lockUserInTransaction,
+  uploadsOnDay,
+} from './quotas-repository.ts';
 
 export interface UploadQuota {
   uploadsPerDay: number;
@@ -46,7 +51,7 @@ export function quotaFor(products: readonly ProductName[], scale = 1): UploadQuo
 }
 
 export async function uploadQuota(
-  db: Knex,
+  db: Db,
   userId: number,
   day: string,
   scale = 1,
@@ -70,7 +75,7 @@ export class StorageQuotaExceeded extends PayloadTooLarge {
  * that two uploads of one user are checked one after the other.
  */
 export async function enforceQuota(
-  db: Knex | Knex.Transaction,
+  db: DbOrTx,
   opts: {
     userId: number;
     quota: UploadQuota;
@@ -81,13 +86,7 @@ export async function enforceQuota(
 ): Promise<void> {
   const { userId, quota, sizeBytes } = opts;
   await enforceDailyCount(db, opts, 'upload');
-  const usage = await typed<{ kept: number | string | null } | undefined>(
-    db('files')
-      .where('user_id', userId)
-      .whereNull('media_deleted_at')
-      .first(db.raw('SUM(size_bytes) AS kept')),
-  );
-  const kept = Number(usage?.kept ?? 0);
+  const kept = await keptBytes(db, userId);
   if (kept + sizeBytes > quota.storageBytes) {
     const retry = await secondsUntilRoom(db, opts, kept + sizeBytes - quota.storageBytes);
     throw new StorageQuotaExceeded(
@@ -107,13 +106,12 @@ export async function enforceQuota(
  * two requests of one user are counted one after the other.
  */
 export async function enforceDailyCount(
-  db: Knex | Knex.Transaction,
+  db: DbOrTx,
   opts: { userId: number; quota: UploadQuota; clock: Clock },
   what: 'upload' | 'recount',
 ): Promise<void> {
   const { userId, quota, clock } = opts;
-  if (db.isTransaction && dbClient(db as Knex) === 'postgres')
-    await db('users').where('id', userId).forUpdate().first('id');
+  await lockUserInTransaction(db, userId);
   const now = clock.now();
   const midnight = new Date(now);
   midnight.setUTCHours(0, 0, 0, 0);
@@ -132,32 +130,16 @@ export async function enforceDailyCount(
 }
 
 /** The uploads and re-counts counted for the user on `now`'s UTC day. */
-export async function uploadsCounted(
-  db: Knex | Knex.Transaction,
-  userId: number,
-  now: Date,
-): Promise<number> {
-  const counted = await typed<{ count: number | string } | undefined>(
-    db('upload_counts')
-      .where({ user_id: userId, day: dayOf(now) })
-      .first('count'),
-  );
-  return Number(counted?.count ?? 0);
+export async function uploadsCounted(db: DbOrTx, userId: number, now: Date): Promise<number> {
+  return uploadsOnDay(db, userId, dayOf(now));
 }
 
 /**
  * Counts one accepted upload, or one re-count of a video, for the user's UTC day (in the
  * transaction recording it).
  */
-export async function countUpload(
-  db: Knex | Knex.Transaction,
-  userId: number,
-  now: Date,
-): Promise<void> {
-  await db('upload_counts')
-    .insert({ user_id: userId, day: dayOf(now), count: 1 })
-    .onConflict(['user_id', 'day'])
-    .merge({ count: db.raw('upload_counts.count + 1') });
+export async function countUpload(db: DbOrTx, userId: number, now: Date): Promise<void> {
+  await addUploadOnDay(db, userId, dayOf(now));
 }
 
 function dayOf(d: Date): string {
@@ -166,23 +148,14 @@ function dayOf(d: Date): string {
 
 /** Seconds until erasing processed videos frees `needed` bytes; undefined if it never will. */
 async function secondsUntilRoom(
-  db: Knex | Knex.Transaction,
+  db: DbOrTx,
   opts: { userId: number; clock: Clock; retentionHours: number },
   needed: number,
 ): Promise<number | undefined> {
   // Retention counts from the first processing (a re-count does not move it).
-  const since = db.raw('COALESCE(retention_from, processed_at)');
-  const videos = await typed<Array<{ since: string; size_bytes: number | string }>>(
-    db('files')
-      .where({ user_id: opts.userId, kind: 'video' })
-      .whereNull('media_deleted_at')
-      .whereNotNull('processed_at')
-      .orderBy(since)
-      .select({ since }, 'size_bytes'),
-  );
   let freed = 0;
-  for (const v of videos) {
-    freed += Number(v.size_bytes);
+  for (const v of await keptVideosByAge(db, opts.userId)) {
+    freed += v.size_bytes;
     if (freed >= needed) {
       const erasedAt = Date.parse(v.since) + opts.retentionHours * 3_600_000;
       return Math.max(1, Math.ceil((erasedAt - opts.clock.now().getTime()) / 1000));

@@ -11,7 +11,7 @@ import type {
   StoredFrameDetections,
   StoredHornetTrack,
   StoredSummary,
-} from './records.ts';
+} from './file-row.ts';
 import { storedTraffic } from '../locations/traffic.ts';
 import type { MediaDirs } from './storage.ts';
 import { generatedName, removeQuietly, storedPath } from './storage.ts';

@@ -8,10 +8,10 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Knex } from 'knex';
+import type { Db } from '../db.ts';
 import type { Clock } from '../clock.ts';
-import type { StoredNameColumn } from './repository.ts';
-import { filesRepository } from './repository.ts';
+import type { StoredNameColumn } from './files-repository.ts';
+import { filesRepository } from './files-repository.ts';
 import { mediaDirs, removeQuietly, storedPath } from './storage.ts';
 import { sweepStills } from '../corrections/retention.ts';
 
@@ -20,7 +20,7 @@ const STALE_MS = 6 * 3600_000;
 const NAMES_PER_QUERY = 500;
 
 export async function sweepRetention(
-  db: Knex,
+  db: Db,
   opts: { dataDir: string; retentionHours: number; clock: Clock },
 ): Promise<number> {
   const now = opts.clock.now();
@@ -57,7 +57,7 @@ async function sweepIncoming(dir: string, nowMs: number): Promise<void> {
 
 /** Removes stale files of `dir` that no files row names in `column`. */
 async function sweepUnreferenced(
-  db: Knex,
+  db: Db,
   dir: string,
   column: StoredNameColumn,
   nowMs: number,

@@ -3,13 +3,14 @@
  * file, rendered from the stored results. Wasps and hornets are empty for owners whose plan does
  * not include them; `quality` is the stored grade (empty for results analysed before grades).
  */
-import type { Knex } from 'knex';
+import type { Db } from '../db.ts';
 import type { SummaryCsvInput } from '../../engine/index.ts';
 import { today } from '../clock.ts';
 import type { Clock } from '../clock.ts';
 import { planFor } from './plans.ts';
-import type { FileRow } from './records.ts';
-import { rowCounts, rowFrames, rowSummary, shownCounts } from './records.ts';
+import type { FileRow } from './file-row.ts';
+import { rowCounts, rowFrames, rowSummary } from './file-row.ts';
+import { shownCounts } from './file-detail.ts';
 
 /** Most files one summary may name (a query string of ids stays well under URL limits). */
 export const MAX_SUMMARY_FILES = 500;
@@ -33,7 +34,7 @@ export function summaryInput(row: FileRow, includeResearch: boolean): SummaryCsv
 
 /** Summary inputs for processed rows, each shown as its owner's plan allows. */
 export async function summaryInputs(
-  db: Knex,
+  db: Db,
   clock: Clock,
   rows: readonly FileRow[],
 ): Promise<SummaryCsvInput[]> {

@@ -12,12 +12,12 @@ import { NUL_MESSAGE, hasNul } from '../middleware/body.ts';
 import type { AppContext, SessionUser } from '../context.ts';
 import { today } from '../clock.ts';
 import { cleanText } from '../text.ts';
-import { userLocations } from '../users/repo.ts';
+import { userLocations } from '../users/users-repository.ts';
 import { engineFor } from './engine.ts';
 import { ingestFile, ingestStore, uploadName } from './ingest.ts';
 import { planFor, sizeText } from './plans.ts';
 import { uploadQuota } from './quotas.ts';
-import type { FileRow } from './records.ts';
+import type { FileRow } from './file-row.ts';
 import { ensureMediaDirs, generatedName, mediaDirs, removeQuietly } from './storage.ts';
 
 export const FIELD_MESSAGES = {

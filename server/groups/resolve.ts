@@ -4,12 +4,12 @@
  * anyone's for an administrator. By id when a URL carries one, else by name (disambiguated by
  * location and status time).
  */
-import type { Knex } from 'knex';
-import { normaliseFileRow, typed } from '../files/access.ts';
+import type { Db } from '../db.ts';
+import { filesRepository } from '../files/files-repository.ts';
 import type { SessionUser } from '../context.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import type { FileRow } from '../files/records.ts';
-import { isoWithOffset } from '../files/answer-forms.ts';
+import type { FileRow } from '../files/file-row.ts';
+import { isoWithOffset } from '../files/file-record.ts';
 
 export const GROUP_SELECTION_MESSAGE = 'Select at least one file in each group before submitting.';
 const MAX_GROUP_FILES = 500;
@@ -57,30 +57,24 @@ export function parseGroup(raw: unknown, field: string): GroupItem[] {
 }
 
 export async function resolveGroup(
-  db: Knex,
+  db: Db,
   user: SessionUser,
   items: GroupItem[],
 ): Promise<FileRow[]> {
-  const visible = () => {
-    const q = db('files');
-    if (user.role !== 'ADMIN') q.where('user_id', user.id);
-    return q;
-  };
+  const files = filesRepository(db);
+  const owner = user.role === 'ADMIN' ? null : user.id;
   const ids = items.flatMap((i) => (i.id === null ? [] : [i.id]));
   const names = items.flatMap((i) => (i.id === null ? [i.name] : []));
   // Two queries for the whole group, never one per entry.
   const byId = new Map<number, FileRow>();
   if (ids.length > 0) {
-    for (const r of await typed<FileRow[]>(visible().whereIn('id', ids)))
-      byId.set(Number(r.id), normaliseFileRow(r));
+    for (const r of await files.findMany(ids, owner)) byId.set(r.id, r);
   }
   const byName = new Map<string, FileRow[]>();
   if (names.length > 0) {
-    for (const r of await typed<FileRow[]>(
-      visible().whereIn('original_name', names).orderBy('id'),
-    )) {
+    for (const r of await files.findManyByName(names, owner)) {
       const list = byName.get(r.original_name) ?? [];
-      list.push(normaliseFileRow(r));
+      list.push(r);
       byName.set(r.original_name, list);
     }
   }

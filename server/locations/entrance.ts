@@ -5,7 +5,6 @@
  * polygon's corner count, a simple polygon with an area) are the engine's (`parseEntranceLine` /
  * `parseEntrancePolygon`), so the server and the CLI refuse the same entrances.
  */
-import type { Knex } from 'knex';
 import type { Entrance, Point } from '../../engine/vocabulary.ts';
 import {
   MAX_POLYGON_POINTS,
@@ -14,7 +13,8 @@ import {
 } from '../../engine/vocabulary.ts';
 import type { SessionUser } from '../context.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import { typed } from '../files/access.ts';
+import type { Db } from '../db.ts';
+import { entranceJsonAt, findVisibleLocation, setEntranceJson } from './locations-repository.ts';
 
 export const LOCATION_NOT_FOUND = 'Location not found.';
 
@@ -97,39 +97,25 @@ function sentence(message: string): string {
 }
 
 /** The location with this id when the user owns it or is an administrator, else 404. */
-export async function visibleLocation(
-  db: Knex,
-  user: SessionUser,
-  id: number,
-): Promise<LocationRow> {
-  const query = db('locations').where('id', id);
-  if (user.role !== 'ADMIN') query.andWhere('user_id', user.id);
-  const row = await typed<
-    | { id: number | string; user_id: number | string; name: string; entrance_json: string | null }
-    | undefined
-  >(query.first('id', 'user_id', 'name', 'entrance_json'));
+export async function visibleLocation(db: Db, user: SessionUser, id: number): Promise<LocationRow> {
+  const row = await findVisibleLocation(db, id, user.role === 'ADMIN' ? null : user.id);
   if (!row) throw new NotFound(LOCATION_NOT_FOUND);
   return {
-    id: Number(row.id),
-    user_id: Number(row.user_id),
+    id: row.id,
+    user_id: row.user_id,
     name: row.name,
     entrance: storedEntrance(row.entrance_json),
   };
 }
 
-export async function saveEntrance(db: Knex, id: number, entrance: Entrance | null) {
-  await db('locations')
-    .where('id', id)
-    .update({ entrance_json: entrance ? JSON.stringify(entrance) : null });
+export async function saveEntrance(db: Db, id: number, entrance: Entrance | null) {
+  await setEntranceJson(db, id, entrance ? JSON.stringify(entrance) : null);
 }
 
 /** The entrance of the owner's location of this name (what a file names), if one is set. */
 export async function entranceForFile(
-  db: Knex,
+  db: Db,
   file: { user_id: number; location: string },
 ): Promise<Entrance | null> {
-  const row = await typed<{ entrance_json: string | null } | undefined>(
-    db('locations').where({ user_id: file.user_id, name: file.location }).first('entrance_json'),
-  );
-  return storedEntrance(row?.entrance_json);
+  return storedEntrance(await entranceJsonAt(db, file.user_id, file.location));
 }

@@ -5,15 +5,16 @@
  * honeybees per minute of video otherwise), pollen share and drone share. Honeybees only: the
  * series are the same whatever the owner's plan.
  */
-import type { Knex } from 'knex';
 import type { ClassCounts } from '../../engine/vocabulary.ts';
 import { honeybeeShare, writeCsv } from '../../engine/vocabulary.ts';
 import type { HistoryPoint, HistoryRange } from '../../contract/schemas/history.ts';
 import { historyQuery } from '../../contract/schemas/history.ts';
 import { parseWith } from '../contract.ts';
-import { typed } from '../files/access.ts';
-import type { StoredSummary } from '../files/records.ts';
-import { isoWithOffset } from '../files/answer-forms.ts';
+import type { Db } from '../db.ts';
+import { filesRepository } from '../files/files-repository.ts';
+import type { HistoryRow } from '../files/files-repository.ts';
+import type { StoredSummary } from '../files/file-row.ts';
+import { isoWithOffset } from '../files/file-record.ts';
 import type { LocationRow } from './entrance.ts';
 
 export type { HistoryPoint, HistoryRange };
@@ -63,16 +64,7 @@ export function startOfDay(day: string, timeZone: string, plusDays = 0): number 
 
 const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
 
-interface Row {
-  id: number | string;
-  original_name: string;
-  kind: 'image' | 'video';
-  created_at: string;
-  counts_json: string | null;
-  summary_json: string | null;
-}
-
-export function historyPoint(row: Row): HistoryPoint | null {
+export function historyPoint(row: HistoryRow): HistoryPoint | null {
   let counts: ClassCounts;
   let summary: StoredSummary;
   try {
@@ -111,15 +103,11 @@ export function historyPoint(row: Row): HistoryPoint | null {
 
 /** The location's processed files as history points within the range, oldest first. */
 export async function locationHistory(
-  db: Knex,
+  db: Db,
   location: Pick<LocationRow, 'user_id' | 'name'>,
   range: HistoryRange,
 ): Promise<HistoryPoint[]> {
-  const rows = await typed<Row[]>(
-    db('files')
-      .where({ user_id: location.user_id, location: location.name, status: 'PROCESSED' })
-      .select('id', 'original_name', 'kind', 'created_at', 'counts_json', 'summary_json'),
-  );
+  const rows = await filesRepository(db).processedAtLocation(location.user_id, location.name);
   const start = range.from ? startOfDay(range.from, range.timeZone) : -Infinity;
   const end = range.to ? startOfDay(range.to, range.timeZone, 1) : Infinity;
   return rows

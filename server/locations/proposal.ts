@@ -5,7 +5,7 @@
  */
 import type { AnalysisOutput } from '../../engine/index.ts';
 import { loadEngineModule } from '../files/engine.ts';
-import type { StoredSummary } from '../files/records.ts';
+import type { StoredSummary } from '../files/file-row.ts';
 
 export async function proposalFor(
   result: Pick<AnalysisOutput, 'media' | 'tracks' | 'frames'>,

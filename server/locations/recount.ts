@@ -7,16 +7,16 @@
  * entrance back and forth cannot re-queue a video without end. The worker re-applies the
  * file's corrected frames over the new counts (server/corrections/apply.ts).
  */
-import type { Knex } from 'knex';
+import type { Db } from '../db.ts';
+import { inTransaction } from '../db.ts';
 import type { Entrance } from '../../engine/vocabulary.ts';
 import type { Clock } from '../clock.ts';
 import { today } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { Conflict } from '../errors.ts';
-import type { FileRow } from '../files/records.ts';
+import type { FileRow } from '../files/file-row.ts';
 import { requeueFinishedJob } from '../queue/jobs-repository.ts';
-import { rowSummary } from '../files/records.ts';
-import { hasMedia } from '../files/answer-forms.ts';
+import { hasMedia, rowSummary } from '../files/file-row.ts';
 import { countUpload, enforceDailyCount, uploadQuota } from '../files/quotas.ts';
 import { entranceForFile } from './entrance.ts';
 
@@ -61,7 +61,7 @@ export function whyNotCountAgain(
  * says why not: 409 (see the messages), 429 past the daily count.
  */
 export async function countAgain(
-  app: { db: Knex; clock: Clock; config: Pick<Config, 'mediaRetentionHours' | 'uploadQuotaScale'> },
+  app: { db: Db; clock: Clock; config: Pick<Config, 'mediaRetentionHours' | 'uploadQuotaScale'> },
   file: FileRow,
 ): Promise<void> {
   const { db, clock } = app;
@@ -70,7 +70,7 @@ export async function countAgain(
   const why = whyNotCountAgain(file, entrance, now.getTime(), app.config.mediaRetentionHours);
   if (why) throw new Conflict(why);
   const quota = await uploadQuota(db, file.user_id, today(clock), app.config.uploadQuotaScale);
-  await db.transaction(async (trx) => {
+  await inTransaction(db, async (trx) => {
     // First, so that of two requests at once the second hears that one is waiting (409); a
     // refusal by the daily count rolls the re-queue back.
     if (!(await requeueFinishedJob(trx, file.id, now))) throw new Conflict(WAITING);

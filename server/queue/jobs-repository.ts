@@ -3,13 +3,12 @@
  * claim gets its own lease token, so a worker whose lease expired (and whose job another worker
  * took over) can neither extend nor complete it. Timestamps are ISO UTC strings, which compare
  * correctly as text in both databases. The file's side of each transition is the files
- * repository's (server/files/repository.ts), written in the same transaction as the job's.
+ * repository's (server/files/files-repository.ts), written in the same transaction as the job's.
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { dbClient } from '../db.ts';
-import { typed } from '../files/access.ts';
-import { filesRepository } from '../files/repository.ts';
+import { dbClient, typed } from '../db.ts';
+import { filesRepository } from '../files/files-repository.ts';
 import { reapplyCorrections } from '../corrections/apply.ts';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import type { AppContext } from '../context.ts';
 import type { FileEngine } from '../files/engine.ts';
 import { engineFor } from '../files/engine.ts';
-import { filesRepository } from '../files/repository.ts';
+import { filesRepository } from '../files/files-repository.ts';
 import { resultColumns, savePreview } from '../files/results.ts';
 import { ensureMediaDirs, mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
 import { alertHornets } from '../files/hornet-alerts.ts';

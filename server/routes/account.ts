@@ -4,10 +4,9 @@ import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { ValidationError } from '../errors.ts';
 import { bodyOf } from '../middleware/body.ts';
-import { typed } from '../files/access.ts';
 import { today } from '../clock.ts';
 import { activeProducts, maxFileSize } from '../users/plans.ts';
-import { userLocations } from '../users/repo.ts';
+import { hornetAlertsOn, setHornetAlerts, userLocations } from '../users/users-repository.ts';
 
 export function accountRoutes(app: AppContext): Router {
   const router = new Router();
@@ -34,7 +33,7 @@ export function accountRoutes(app: AppContext): Router {
       throw new ValidationError(message, { hornet_alerts: message });
     }
     const userId = currentUser(ctx).id;
-    await app.db('users').where('id', userId).update({ hornet_alerts: hornetAlerts });
+    await setHornetAlerts(app.db, userId, hornetAlerts);
     ctx.body = await settingsOf(app, userId);
   });
 
@@ -42,8 +41,5 @@ export function accountRoutes(app: AppContext): Router {
 }
 
 async function settingsOf(app: AppContext, userId: number): Promise<{ hornet_alerts: boolean }> {
-  const row = await typed<{ hornet_alerts: boolean | number } | undefined>(
-    app.db('users').where('id', userId).first('hornet_alerts'),
-  );
-  return { hornet_alerts: Boolean(row?.hornet_alerts ?? true) };
+  return { hornet_alerts: await hornetAlertsOn(app.db, userId) };
 }

@@ -8,8 +8,14 @@ import type { AppContext } from '../context.ts';
 import { calendarDay, today } from '../clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { bodyOf, stringField } from '../middleware/body.ts';
-import { deleteGrant, findGrant, insertGrant, setGrantEnd, userExists } from '../users/grants.ts';
-import type { GrantRow } from '../users/grants.ts';
+import {
+  deleteGrant,
+  findGrant,
+  insertGrant,
+  setGrantEnd,
+  userExists,
+} from '../users/products-repository.ts';
+import type { GrantRow } from '../users/products-repository.ts';
 import { isProductName, PRODUCT_NAMES } from '../users/plans.ts';
 
 /** A day field as typed: surrounding spaces are not part of the date. */

@@ -9,7 +9,7 @@ import { Router } from '@koa/router';
 import { writeCsv } from '../../engine/vocabulary.ts';
 import type { AppContext } from '../context.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import { usersWithProducts } from '../users/repo.ts';
+import { usersWithProducts } from '../users/users-repository.ts';
 import { isLookalikeEmail } from '../users/unicode.ts';
 
 export const USERS_CSV = 'all_users.csv';

@@ -31,10 +31,16 @@ import {
   findUserByEmail,
   normaliseEmail,
   setPassword,
-} from '../users/repo.ts';
+} from '../users/users-repository.ts';
 import { activeProducts } from '../users/plans.ts';
 import { cleanText } from '../text.ts';
 import { today } from '../clock.ts';
+import {
+  claimPasswordReset,
+  findPasswordReset,
+  insertPasswordReset,
+  spendPasswordResets,
+} from '../auth/password-resets-repository.ts';
 
 export { MIN_PASSWORD_LENGTH } from '../auth/password-rules.ts';
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -151,12 +157,11 @@ export function authRoutes(app: AppContext): Router {
     }
     const { token, hash } = newToken();
     const now = clock.now();
-    await db('password_resets').insert({
-      user_id: user.id,
-      token_hash: hash,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
-      used_at: null,
+    await insertPasswordReset(db, {
+      userId: user.id,
+      tokenHash: hash,
+      now,
+      expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS),
     });
     const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
     try {
@@ -189,31 +194,16 @@ export function authRoutes(app: AppContext): Router {
     if (!token) throw invalid();
     const now = clock.now().toISOString();
     const hash = hashToken(token);
-    const row = await db('password_resets')
-      .join('users', 'users.id', 'password_resets.user_id')
-      .where({ token_hash: hash })
-      .first<{ id: number; user_id: number; email: string } | undefined>(
-        'password_resets.id',
-        'password_resets.user_id',
-        'users.email',
-      );
+    const row = await findPasswordReset(db, hash);
     // The rules are checked before the token is spent, so a refused password keeps the link.
     const weak = passwordProblem(password, row?.email ?? '');
     if (weak) throw ValidationError.of({ new_password: weak });
     if (!row) throw invalid();
     // Claim the token atomically: only one request can flip used_at from null.
-    const claimed = await db('password_resets')
-      .where({ id: row.id })
-      .whereNull('used_at')
-      .andWhere('expires_at', '>', now)
-      .update({ used_at: now });
-    if (claimed !== 1) throw invalid();
-    const userId = Number(row.user_id);
+    if (!(await claimPasswordReset(db, row.id, now))) throw invalid();
+    const userId = row.user_id;
     await setPassword(db, userId, password);
-    await db('password_resets')
-      .where({ user_id: userId })
-      .whereNull('used_at')
-      .update({ used_at: now });
+    await spendPasswordResets(db, userId, now);
     const state = ctx.state as Partial<AuthState>;
     await sessions.revokeAllForUser(
       userId,

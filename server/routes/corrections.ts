@@ -10,10 +10,12 @@ import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { AppContext, SessionUser } from '../context.ts';
 import { currentUser } from '../context.ts';
-import { rowCounts, rowFrames } from '../files/records.ts';
-import { isoWithOffset } from '../files/answer-forms.ts';
-import type { FileRow } from '../files/records.ts';
-import { loadVisibleFile, typed } from '../files/access.ts';
+import { rowCounts, rowFrames } from '../files/file-row.ts';
+import { isoWithOffset } from '../files/file-record.ts';
+import type { FileRow } from '../files/file-row.ts';
+import { loadVisibleFile } from '../files/access.ts';
+import type { CorrectionWrite } from '../corrections/corrections-repository.ts';
+import { saveCorrectionRow } from '../corrections/corrections-repository.ts';
 import { planFor } from '../files/plans.ts';
 import { today } from '../clock.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
@@ -285,37 +287,35 @@ async function saveCorrection(
   },
 ): Promise<void> {
   const now = app.clock.now().toISOString();
-  await app.db.transaction(async (trx) => {
-    if (v.correction) {
-      await trx('corrected_frames')
-        .where('id', v.correction.id)
-        .update({
+  const write: CorrectionWrite = v.correction
+    ? {
+        existingId: v.correction.id,
+        labelsJson: JSON.stringify(v.labels),
+        editedBy: user.id,
+        reviewed: v.reviewed,
+        now,
+      }
+    : {
+        existingId: null,
+        row: {
+          file_id: row.id,
+          frame_index: entry.index,
+          time_s: entry.timeS,
+          still_name: v.stillName,
+          width: v.width,
+          height: v.height,
           labels_json: JSON.stringify(v.labels),
+          model_json: JSON.stringify(v.model),
+          author_id: user.id,
           edited_by: user.id,
           reviewed: v.reviewed,
+          created_at: now,
           updated_at: now,
-        });
-    } else {
-      await trx('corrected_frames').insert({
-        file_id: row.id,
-        frame_index: entry.index,
-        time_s: entry.timeS,
-        still_name: v.stillName,
-        width: v.width,
-        height: v.height,
-        labels_json: JSON.stringify(v.labels),
-        model_json: JSON.stringify(v.model),
-        author_id: user.id,
-        edited_by: user.id,
-        reviewed: v.reviewed,
-        created_at: now,
-        updated_at: now,
-      });
-    }
-    const current = await typed<FileRow>(trx('files').where('id', row.id).first());
-    const update = correctedColumns(current, [
+        },
+      };
+  await saveCorrectionRow(app.db, row.id, write, (current) =>
+    correctedColumns(current, [
       { index: entry.index, labels: v.labels, width: v.width, height: v.height },
-    ]);
-    await trx('files').where('id', row.id).update(update);
-  });
+    ]),
+  );
 }

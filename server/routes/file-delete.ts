@@ -7,8 +7,11 @@
 import { Router } from '@koa/router';
 import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
-import { loadVisibleFile, typed } from '../files/access.ts';
-import { filesRepository } from '../files/repository.ts';
+import { loadVisibleFile } from '../files/access.ts';
+import { inTransaction } from '../db.ts';
+import { correctionRows } from '../corrections/corrections-repository.ts';
+import { deleteHornetAlertsOf } from '../files/hornet-alerts-repository.ts';
+import { filesRepository } from '../files/files-repository.ts';
 import { deleteJobsOfFile } from '../queue/jobs-repository.ts';
 import { mediaDirs, removeQuietly, storedPath } from '../files/storage.ts';
 import { removeStillsOf } from '../corrections/stills.ts';
@@ -20,12 +23,10 @@ export function fileDeleteRoutes(app: AppContext): Router {
   router.delete('/api/files/:id', app.requireUser, async (ctx) => {
     const user = currentUser(ctx);
     const row = await loadVisibleFile(app.db, user, ctx.params.id);
-    const corrected = await typed<Array<{ still_name: string }>>(
-      app.db('corrected_frames').where('file_id', row.id).select('still_name'),
-    );
-    await app.db.transaction(async (trx) => {
+    const corrected = await correctionRows(app.db, row.id);
+    await inTransaction(app.db, async (trx) => {
       await deleteJobsOfFile(trx, row.id);
-      await trx('hornet_alerts').where('file_id', row.id).delete();
+      await deleteHornetAlertsOf(trx, row.id);
       await filesRepository(trx).delete(row.id);
     });
     await removeQuietly(storedPath(dirs.media, row.stored_name));

@@ -11,19 +11,18 @@ import { currentUser } from '../context.ts';
 import { today } from '../clock.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import { frameCsv, summaryCsv } from '../../engine/vocabulary.ts';
-import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
+import { loadVisibleFile } from '../files/access.ts';
+import { hasMedia, rowFrames, rowSummary } from '../files/file-row.ts';
 import { planFor } from '../files/plans.ts';
-import type { FileRow } from '../files/records.ts';
-import { fileDetail, previewFor, rowFrames, rowSummary } from '../files/records.ts';
-import { hasMedia, isoWithOffset } from '../files/answer-forms.ts';
-import { filesRepository } from '../files/repository.ts';
-import { fileRecord } from '../files/file-record.ts';
+import type { FileRow } from '../files/file-row.ts';
+import { fileDetail, previewFor } from '../files/file-detail.ts';
+import { isoWithOffset } from '../files/file-record.ts';
+import { filesRepository } from '../files/files-repository.ts';
 import { MAX_SUMMARY_FILES, parseIds, summaryInputs } from '../files/summary.ts';
 import { CONTENT_TYPES, mediaDirs, storedPath } from '../files/storage.ts';
 import { handleUpload } from '../files/upload.ts';
-import { recordsJson } from '../files/record-json.ts';
+import { ownFileRecords } from '../files/file-lists-repository.ts';
 import { answer } from '../contract.ts';
-import { LIST_FIELDS, recordColumns } from '../files/file-record.ts';
 
 export function filesRoutes(app: AppContext): Router {
   const router = new Router();
@@ -44,25 +43,9 @@ export function filesRoutes(app: AppContext): Router {
 
   router.post('/api/get-uploaded-files-list/', app.requireUser, async (ctx) => {
     const user = currentUser(ctx);
-    const query = app.readDb('files').where('files.user_id', user.id);
-    const json = await recordsJson(app.readDb, query, {
-      withOwner: false,
-      orderBy: 'files.created_at desc, files.id desc',
-    });
-    if (json !== null) {
-      ctx.type = 'json';
-      ctx.body = json;
-      return;
-    }
-    const rows = await typed<FileRow[]>(
-      query
-        .orderBy([
-          { column: 'files.created_at', order: 'desc' },
-          { column: 'files.id', order: 'desc' },
-        ])
-        .select(recordColumns(LIST_FIELDS)),
-    );
-    ctx.body = rows.map((r) => fileRecord(r));
+    const list = await ownFileRecords(app.readDb, user.id);
+    if (typeof list === 'string') ctx.type = 'json';
+    ctx.body = list;
   });
 
   const sendSummary = async (ctx: Context, rows: FileRow[], name: string) => {
@@ -81,9 +64,10 @@ export function filesRoutes(app: AppContext): Router {
     if (!ids) throw new ValidationError('Name the files to summarise: ?ids=1,2,3.');
     if (ids.length > MAX_SUMMARY_FILES)
       throw new ValidationError(`A summary can name at most ${MAX_SUMMARY_FILES} files.`);
-    const query = app.db('files').whereIn('id', ids);
-    if (user.role !== 'ADMIN') query.andWhere('user_id', user.id);
-    const rows = (await typed<FileRow[]>(query.orderBy('id'))).map(normaliseFileRow);
+    const rows = await filesRepository(app.db).findMany(
+      ids,
+      user.role === 'ADMIN' ? null : user.id,
+    );
     if (rows.length !== ids.length) throw new NotFound('File not found.');
     await sendSummary(ctx, rows, 'summary.csv');
   });

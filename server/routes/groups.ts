@@ -7,9 +7,9 @@ import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { ValidationError } from '../errors.ts';
 import { bodyOf } from '../middleware/body.ts';
-import { typed } from '../files/access.ts';
-import type { FileRow } from '../files/records.ts';
-import { rowCounts, rowFrames, rowSummary } from '../files/records.ts';
+import { insertComparison } from '../groups/comparisons-repository.ts';
+import type { FileRow } from '../files/file-row.ts';
+import { rowCounts, rowFrames, rowSummary } from '../files/file-row.ts';
 import { parseGroup, resolveGroup } from '../groups/resolve.ts';
 import type { GroupFileInput } from '../groups/stats.ts';
 import { compareGroups } from '../groups/stats.ts';
@@ -48,22 +48,16 @@ export function groupsRoutes(app: AppContext): Router {
 
     const result = compareGroups(rowsOne.map(groupInput), rowsTwo.map(groupInput));
     const describe = (rows: FileRow[]) => rows.map((r) => ({ id: r.id, name: r.original_name }));
-    const inserted = await typed<Array<{ id: number } | number>>(
-      app.db('comparisons').insert(
-        {
-          user_id: user.id,
-          group_one_json: JSON.stringify(describe(rowsOne)),
-          group_two_json: JSON.stringify(describe(rowsTwo)),
-          result_json: JSON.stringify(result),
-          created_at: app.clock.now().toISOString(),
-        },
-        ['id'],
-      ),
-    );
-    const first = inserted[0];
+    const comparisonId = await insertComparison(app.db, {
+      userId: user.id,
+      groupOneJson: JSON.stringify(describe(rowsOne)),
+      groupTwoJson: JSON.stringify(describe(rowsTwo)),
+      resultJson: JSON.stringify(result),
+      createdAt: app.clock.now().toISOString(),
+    });
     ctx.body = {
       ...result,
-      comparison_id: Number(typeof first === 'object' ? first.id : first),
+      comparison_id: comparisonId,
       group_one_files: describe(rowsOne),
       group_two_files: describe(rowsTwo),
     };

@@ -21,11 +21,12 @@ import { Router } from '@koa/router';
 import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { today } from '../clock.ts';
-import { loadVisibleFile, normaliseFileRow, typed } from '../files/access.ts';
+import { loadVisibleFile } from '../files/access.ts';
+import { filesRepository } from '../files/files-repository.ts';
 import { planFor } from '../files/plans.ts';
-import type { FileRow } from '../files/records.ts';
-import { previewFor, rowSummary } from '../files/records.ts';
-import { hasMedia, previewUrl } from '../files/answer-forms.ts';
+import { previewFor } from '../files/file-detail.ts';
+import { hasMedia, rowSummary } from '../files/file-row.ts';
+import { previewUrl } from '../files/file-record.ts';
 import { bodyOf } from '../middleware/body.ts';
 import { answer } from '../contract.ts';
 import { NotFound } from '../errors.ts';
@@ -42,6 +43,7 @@ import { historyCsv, historyRange, locationHistory } from '../locations/history.
 import { countAgain, countedWith, whyNotCountAgain } from '../locations/recount.ts';
 import { uploadQuota, uploadsCounted } from '../files/quotas.ts';
 import { cleanStillUrl } from '../corrections/frames.ts';
+import { locationNamed } from '../locations/locations-repository.ts';
 
 /** How many recent videos the entrance editor offers to draw on. */
 const FRAME_CHOICES = 8;
@@ -50,44 +52,19 @@ export function hiveRoutes(app: AppContext): Router {
   const router = new Router();
 
   /** The location's processed videos, newest first. */
-  const recentVideos = async (location: LocationRow, limit: number) =>
-    (
-      await typed<FileRow[]>(
-        app
-          .db('files')
-          .where({
-            user_id: location.user_id,
-            location: location.name,
-            kind: 'video',
-            status: 'PROCESSED',
-          })
-          .orderBy([
-            { column: 'created_at', order: 'desc' },
-            { column: 'id', order: 'desc' },
-          ])
-          .limit(limit),
-      )
-    ).map(normaliseFileRow);
+  const recentVideos = (location: LocationRow, limit: number) =>
+    filesRepository(app.db).recentProcessedVideos(location.user_id, location.name, limit);
 
   /** The location's videos that count again with its current entrance (media still kept). */
   const recountable = async (location: LocationRow) => {
-    const rows = await typed<FileRow[]>(
-      app
-        .db('files')
-        .where({ user_id: location.user_id, location: location.name, kind: 'video' })
-        .whereIn('status', ['PROCESSED', 'FAILED'])
-        .whereNull('media_deleted_at')
-        .orderBy([
-          { column: 'created_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ]),
+    const rows = await filesRepository(app.db).finishedVideosWithMedia(
+      location.user_id,
+      location.name,
     );
     const now = app.clock.now().getTime();
-    return rows
-      .map(normaliseFileRow)
-      .filter(
-        (row) => !whyNotCountAgain(row, location.entrance, now, app.config.mediaRetentionHours),
-      );
+    return rows.filter(
+      (row) => !whyNotCountAgain(row, location.entrance, now, app.config.mediaRetentionHours),
+    );
   };
 
   const locationJson = (l: LocationRow) => ({ id: l.id, name: l.name });
@@ -217,16 +194,11 @@ export function hiveRoutes(app: AppContext): Router {
 
   router.get('/api/files/:id/hive', app.requireUser, async (ctx) => {
     const file = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
-    const row = await typed<{ id: number | string; entrance_json: string | null } | undefined>(
-      app
-        .db('locations')
-        .where({ user_id: file.user_id, name: file.location })
-        .first('id', 'entrance_json'),
-    );
+    const row = await locationNamed(app.db, file.user_id, file.location);
     if (!row) throw new NotFound(LOCATION_NOT_FOUND);
     const entrance = storedEntrance(row.entrance_json);
     ctx.body = {
-      location: { id: Number(row.id), name: file.location },
+      location: { id: row.id, name: file.location },
       entrance_set: entrance !== null,
       counted_with_entrance: entrance !== null && countedWith(file, entrance),
       media_kept: hasMedia(file),

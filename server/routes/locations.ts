@@ -5,12 +5,21 @@
  * pointing at a location its owner no longer has (upload only accepts the owner's locations).
  */
 import { Router } from '@koa/router';
-import type { Knex } from 'knex';
 import type { AppContext } from '../context.ts';
 import { currentUser } from '../context.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
-import { typed } from '../files/access.ts';
-import { filesRepository } from '../files/repository.ts';
+import type { DbOrTx } from '../db.ts';
+import { inTransaction } from '../db.ts';
+import {
+  deleteLocationRow,
+  findOwnLocation,
+  insertLocation,
+  locationCount,
+  locationNameTaken,
+  locationsWithFileCounts,
+  renameLocationRow,
+} from '../locations/locations-repository.ts';
+import { filesRepository } from '../files/files-repository.ts';
 import { bodyOf } from '../middleware/body.ts';
 import { cleanText } from '../text.ts';
 import { MAX_LOCATIONS } from './auth.ts';
@@ -40,43 +49,15 @@ function idFrom(raw: string | undefined): number {
   return Number(raw);
 }
 
-async function listLocations(db: Knex, userId: number): Promise<LocationEntry[]> {
-  const rows = await typed<Array<{ id: number | string; name: string; files: number | string }>>(
-    db('locations')
-      .where('locations.user_id', userId)
-      .orderBy([{ column: 'locations.position' }, { column: 'locations.id' }])
-      .select('locations.id', 'locations.name')
-      .select(
-        db('files')
-          .count('*')
-          .where('files.user_id', userId)
-          .andWhereRaw('files.location = locations.name')
-          .as('files'),
-      ),
-  );
-  return rows.map((r) => ({ id: Number(r.id), name: r.name, files: Number(r.files) }));
-}
-
 /** The user's location with this id, or 404 (another user's id reads as missing). */
 async function ownLocation(
-  db: Knex,
+  db: DbOrTx,
   userId: number,
   id: number,
 ): Promise<{ id: number; name: string }> {
-  const row = await typed<{ id: number | string; name: string } | undefined>(
-    db('locations').where({ id, user_id: userId }).first('id', 'name'),
-  );
+  const row = await findOwnLocation(db, userId, id);
   if (!row) throw new NotFound(LOCATION_NOT_FOUND);
-  return { id: Number(row.id), name: row.name };
-}
-
-/** Another of the user's locations with the same name, ignoring case (as registration does). */
-async function nameTaken(db: Knex, userId: number, name: string, exceptId?: number) {
-  const query = db('locations')
-    .where('user_id', userId)
-    .andWhereRaw('lower(name) = ?', [name.toLowerCase()]);
-  if (exceptId !== undefined) query.andWhereNot('id', exceptId);
-  return (await query.first('id')) !== undefined;
+  return row;
 }
 
 const duplicate = (name: string) =>
@@ -86,26 +67,19 @@ export function locationsRoutes(app: AppContext): Router {
   const router = new Router();
 
   router.get('/api/locations', app.requireUser, async (ctx) => {
-    ctx.body = { locations: await listLocations(app.db, currentUser(ctx).id) };
+    ctx.body = { locations: await locationsWithFileCounts(app.db, currentUser(ctx).id) };
   });
 
   router.post('/api/locations', app.requireUser, async (ctx) => {
     const user = currentUser(ctx);
     const name = nameFrom(bodyOf(ctx));
-    const created = await app.db.transaction(async (trx) => {
-      if (await nameTaken(trx, user.id, name)) throw duplicate(name);
-      const stats = await typed<{ n: number | string; top: number | string | null } | undefined>(
-        trx('locations')
-          .where('user_id', user.id)
-          .first(trx.raw('count(*) as n'), trx.raw('max(position) as top')),
-      );
-      if (Number(stats?.n ?? 0) >= MAX_LOCATIONS)
+    const created = await inTransaction(app.db, async (trx) => {
+      if (await locationNameTaken(trx, user.id, name)) throw duplicate(name);
+      const { count, lastPosition } = await locationCount(trx, user.id);
+      if (count >= MAX_LOCATIONS)
         throw new Conflict(`You can keep at most ${MAX_LOCATIONS} hive locations.`);
-      const position = stats?.top === null || stats?.top === undefined ? 0 : Number(stats.top) + 1;
-      const [row] = await typed<Array<number | { id: number | string }>>(
-        trx('locations').insert({ user_id: user.id, name, position }).returning('id'),
-      );
-      const id = typeof row === 'object' ? Number(row.id) : Number(row);
+      const position = lastPosition === null ? 0 : lastPosition + 1;
+      const id = await insertLocation(trx, { userId: user.id, name, position });
       return { id, name, files: 0 } satisfies LocationEntry;
     });
     ctx.status = 201;
@@ -116,10 +90,10 @@ export function locationsRoutes(app: AppContext): Router {
     const user = currentUser(ctx);
     const id = idFrom(ctx.params.id);
     const name = nameFrom(bodyOf(ctx));
-    const moved = await app.db.transaction(async (trx) => {
+    const moved = await inTransaction(app.db, async (trx) => {
       const current = await ownLocation(trx, user.id, id);
-      if (await nameTaken(trx, user.id, name, id)) throw duplicate(name);
-      await trx('locations').where({ id }).update({ name });
+      if (await locationNameTaken(trx, user.id, name, id)) throw duplicate(name);
+      await renameLocationRow(trx, id, name);
       // The files follow the location, so its reports keep their place.
       return filesRepository(trx).renameLocation(user.id, current.name, name);
     });
@@ -129,7 +103,7 @@ export function locationsRoutes(app: AppContext): Router {
   router.delete('/api/locations/:id', app.requireUser, async (ctx) => {
     const user = currentUser(ctx);
     const id = idFrom(ctx.params.id);
-    await app.db.transaction(async (trx) => {
+    await inTransaction(app.db, async (trx) => {
       const current = await ownLocation(trx, user.id, id);
       const files = await filesRepository(trx).countAtLocation(user.id, current.name);
       if (files > 0) {
@@ -138,7 +112,7 @@ export function locationsRoutes(app: AppContext): Router {
             'so it cannot be removed. Rename it instead, or delete those files first.',
         );
       }
-      await trx('locations').where({ id }).delete();
+      await deleteLocationRow(trx, id);
     });
     ctx.status = 204;
   });

@@ -3,7 +3,8 @@
  * end date is today or later (and its start date today or earlier). The upload limit is the
  * largest among active products; queue priority likewise (researcher 2, premium 1, free 0).
  */
-import type { Knex } from 'knex';
+import type { Db } from '../db.ts';
+import { activeProductNames } from './products-repository.ts';
 
 export const PREMIUM = 'Bees Premium Subscription';
 export const RESEARCHER = 'Researcher';
@@ -20,17 +21,8 @@ export function isProductName(s: string): s is ProductName {
 }
 
 /** Distinct names of the user's active products on `day` (YYYY-MM-DD), in a stable order. */
-export async function activeProducts(
-  db: Knex,
-  userId: number,
-  day: string,
-): Promise<ProductName[]> {
-  const rows = await db('products')
-    .where({ user_id: userId })
-    .andWhere('end_date', '>=', day)
-    .andWhere('start_date', '<=', day)
-    .select<Array<{ product_name: string }>>('product_name');
-  const names = new Set(rows.map((r) => r.product_name));
+export async function activeProducts(db: Db, userId: number, day: string): Promise<ProductName[]> {
+  const names = new Set(await activeProductNames(db, userId, day));
   return PRODUCT_NAMES.filter((n) => names.has(n));
 }
 

@@ -36,7 +36,7 @@ import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import { createDb } from '../../server/db.ts';
 import { systemClock } from '../../server/clock.ts';
-import { createUser, grantProduct } from '../../server/users/repo.ts';
+import { createUser, grantProduct } from '../../server/users/users-repository.ts';
 import { maxFileSize, RESEARCHER } from '../../server/users/plans.ts';
 import { resolveMediaTools } from '../../engine/media/tools.ts';
 import { seededRandom } from '../../engine/random.ts';

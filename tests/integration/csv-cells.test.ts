@@ -6,7 +6,7 @@
  * written straight to the database, as data stored before names were cleaned would be.
  */
 import { describe, expect, it } from 'vitest';
-import type { StoredSummary } from '../../server/files/records.ts';
+import type { StoredSummary } from '../../server/files/file-row.ts';
 import type { TestClient } from './server-helpers.ts';
 import { DB_KINDS, dbAvailable, signedInClient, useTestServer } from './server-helpers.ts';
 import { counts, frames, insertFile, userWithLocations } from './files-helpers.ts';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StoredSummary } from '../../server/files/records.ts';
+import type { StoredSummary } from '../../server/files/file-row.ts';
 import { DB_KINDS, dbAvailable, signedInClient, useTestServer } from './server-helpers.ts';
 import type { TestClient } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';

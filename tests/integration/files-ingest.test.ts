@@ -11,7 +11,7 @@ import type { MediaInfo } from '../../engine/vocabulary.ts';
 import type { FileEngine } from '../../server/files/engine.ts';
 import { ingestFile, ingestStore } from '../../server/files/ingest.ts';
 import { ensureMediaDirs, generatedName, mediaDirs } from '../../server/files/storage.ts';
-import { typed } from '../../server/files/access.ts';
+import { typed } from '../../server/db.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { userWithLocations } from './files-helpers.ts';
 

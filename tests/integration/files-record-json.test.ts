@@ -6,11 +6,10 @@
  * generated from file-record.ts; both databases store only the data fields, never a URL.
  */
 import { describe, expect, it } from 'vitest';
-import type { FileRow } from '../../server/files/records.ts';
-import { fileRecord, searchRecord } from '../../server/files/file-record.ts';
-import { recordsJson } from '../../server/files/record-json.ts';
-import { PG_STORED, STORED } from '../../server/files/file-record.ts';
-import { typed } from '../../server/files/access.ts';
+import type { FileRow } from '../../server/files/file-row.ts';
+import { fileRecord, PG_STORED, searchRecord, STORED } from '../../server/files/file-record.ts';
+import { recordsJson } from '../../server/files/file-lists-repository.ts';
+import { typed } from '../../server/db.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';
 

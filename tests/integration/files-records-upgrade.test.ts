@@ -14,13 +14,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/db.ts';
+import { createDb, typed } from '../../server/db.ts';
 import { migrationSource } from '../../migrations/index.ts';
-import type { FileRow } from '../../server/files/records.ts';
-import { fileRecord, searchRecord } from '../../server/files/file-record.ts';
-import { typed } from '../../server/files/access.ts';
-import { recordsJson } from '../../server/files/record-json.ts';
-import { PG_JSON_QUOTE, PG_STORED } from '../../server/files/file-record.ts';
+import type { FileRow } from '../../server/files/file-row.ts';
+import {
+  fileRecord,
+  PG_JSON_QUOTE,
+  PG_STORED,
+  searchRecord,
+} from '../../server/files/file-record.ts';
+import { recordsJson } from '../../server/files/file-lists-repository.ts';
 import { dropSchema, PG_URL, postgresAnswers } from '../support/postgres.ts';
 
 const BEFORE_RECORDS = '20261123_0007_files_search_trigram_indexes';

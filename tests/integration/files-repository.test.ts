@@ -4,8 +4,8 @@
  * retention reads and writes.
  */
 import { describe, expect, it } from 'vitest';
-import { filesRepository } from '../../server/files/repository.ts';
-import type { FileStatus } from '../../server/files/records.ts';
+import { filesRepository } from '../../server/files/files-repository.ts';
+import type { FileStatus } from '../../server/files/file-row.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';
 

@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
 import { PG_STORED } from '../../server/files/file-record.ts';
-import { containsCondition, searchQuery } from '../../server/routes/search.ts';
+import { containsCondition, searchQuery } from '../../server/files/file-lists-repository.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';
 

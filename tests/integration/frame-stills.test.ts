@@ -10,8 +10,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
 import { stillName, stillsDir, stillsMade } from '../../server/corrections/stills.ts';
-import { typed } from '../../server/files/access.ts';
-import type { FileRow } from '../../server/files/records.ts';
+import { typed } from '../../server/db.ts';
+import type { FileRow } from '../../server/files/file-row.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
 

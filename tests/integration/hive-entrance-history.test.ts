@@ -11,7 +11,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEntranceVideo } from '../../fixtures/index.ts';
-import type { StoredSummary } from '../../server/files/records.ts';
+import type { StoredSummary } from '../../server/files/file-row.ts';
 import type { TestClient, TestServer } from './server-helpers.ts';
 import { DB_KINDS, dbAvailable, signedInClient, startTestServer } from './server-helpers.ts';
 import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';

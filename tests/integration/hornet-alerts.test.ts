@@ -11,13 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { typed } from '../../server/files/access.ts';
-import type { FileRow, StoredSummary } from '../../server/files/records.ts';
+import { typed } from '../../server/db.ts';
+import type { FileRow, StoredSummary } from '../../server/files/file-row.ts';
 import { ManualClock } from '../../server/clock.ts';
 import { alertHornets, hornetSighting } from '../../server/files/hornet-alerts.ts';
-import type { TestServer } from './server-helpers.ts';
+import type { TestClient, TestServer } from './server-helpers.ts';
 import { DB_KINDS, dbAvailable, grant, startTestServer } from './server-helpers.ts';
-import type { TestClient } from './server-helpers.ts';
 import {
   captureMailer,
   counts,

@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { DB_KINDS, dbAvailable, grant, useTestServer } from './server-helpers.ts';
 import type { TestClient, TestServer } from './server-helpers.ts';
-import { typed } from '../../server/files/access.ts';
+import { typed } from '../../server/db.ts';
 import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
 
 const ENGINE = await engineAvailable();

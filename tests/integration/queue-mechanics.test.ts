@@ -12,7 +12,7 @@ import {
   failExhaustedJobs,
   PRIORITY,
 } from '../../server/queue/jobs-repository.ts';
-import type { FileRow } from '../../server/files/records.ts';
+import type { FileRow } from '../../server/files/file-row.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { counts, frames, insertFile, userWithLocations } from './files-helpers.ts';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import { filesRepository } from '../../server/files/repository.ts';
+import { filesRepository } from '../../server/files/files-repository.ts';
 import { startRetentionSchedule } from '../../server/files/retention-schedule.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
 import { insertFile, userWithLocations } from './files-helpers.ts';

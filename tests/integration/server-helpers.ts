@@ -23,7 +23,7 @@ import type { RunningServer } from '../../server/server.ts';
 import { startServer } from '../../server/server.ts';
 import type { Role } from '../../server/auth/sessions.ts';
 import type { Sleep } from '../../server/sleep.ts';
-import { createUser, findUserByEmail, grantProduct } from '../../server/users/repo.ts';
+import { createUser, findUserByEmail, grantProduct } from '../../server/users/users-repository.ts';
 import type { ProductName } from '../../server/users/plans.ts';
 import { dropSchema, PG_URL, postgresAnswers } from '../support/postgres.ts';
 

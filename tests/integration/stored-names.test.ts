@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { typed } from '../../server/files/access.ts';
+import { typed } from '../../server/db.ts';
 import type { TestClient, TestServer } from './server-helpers.ts';
 import {
   DB_KINDS,

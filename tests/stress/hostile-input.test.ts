@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import { typed } from '../../server/files/access.ts';
+import { typed } from '../../server/db.ts';
 import type { TestClient, TestResponse, TestServer } from '../integration/server-helpers.ts';
 import {
   DB_KINDS,

@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import type { Config } from '../../../server/config.ts';
-import type { Knex } from 'knex';
+import type { Db } from '../../../server/db.ts';
 import { PRODUCT_NAMES, isProductName } from '../../../server/users/plans.ts';
 
 /** The server modules the commands use, loaded by the command that runs (not for --help). */
@@ -16,7 +16,7 @@ async function serverModules() {
     import('../../../server/config.ts'),
     import('../../../server/db.ts'),
     import('../../../server/clock.ts'),
-    import('../../../server/users/repo.ts'),
+    import('../../../server/users/users-repository.ts'),
   ]);
   return { ...config, ...db, ...clock, ...repo };
 }
@@ -43,7 +43,7 @@ async function bindEnv(opts: DbOptions & { port?: string }): Promise<Config> {
 }
 
 /** Runs `fn` against a migrated database, then closes it. */
-async function withDb<T>(opts: DbOptions, fn: (db: Knex) => Promise<T>): Promise<T> {
+async function withDb<T>(opts: DbOptions, fn: (db: Db) => Promise<T>): Promise<T> {
   const { createDb, migrateLatest } = await serverModules();
   const config = await bindEnv(opts);
   const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });

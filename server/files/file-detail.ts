@@ -1,72 +1,22 @@
 /**
- * The files table's row and the shapes the API answers with: the spec's positional file record
- * (product-spec section 3) and the detail JSON the console's detail view reads.
+ * The detail JSON the console's detail view reads (GET /api/files/:id), and what a viewer may
+ * see of a file: research classes (wasps, hornets) only with the Researcher plan.
  */
-import type { Box, ClassCounts, ProductClass } from '../../engine/index.ts';
+import type { ClassCounts } from '../../engine/index.ts';
 // counts.ts is plain arithmetic (no model, no ffmpeg): safe to load with the API.
 import { honeybeesOnScreen } from '../../engine/vocabulary.ts';
-import type { ResultQuality } from '../../engine/vocabulary.ts';
-import type { Entrance } from '../../engine/vocabulary.ts';
-import type { StoredTraffic } from '../locations/traffic.ts';
 import { trafficDetail } from '../locations/traffic.ts';
+import type { FileDetail } from '../../contract/schemas/file-detail.ts';
+import type { FileRow, StoredSummary } from './file-row.ts';
+import { hasMedia, rowCounts, rowFrames, rowSummary } from './file-row.ts';
 import {
-  hasMedia,
+  fileRecord,
   isoWithOffset,
   mediaUrl,
   previewUrl,
   reportUrl,
   summaryUrl,
-} from './answer-forms.ts';
-import { fileRecord } from './file-record.ts';
-import type { FileDetail } from '../../contract/schemas/file-detail.ts';
-
-export type { FileKind, FileRow, FileStatus } from './file-row.ts';
-import type { FileRow } from './file-row.ts';
-
-/** One analysed frame's detections as counted, in source pixels (files.detections_json). */
-export interface StoredFrameDetections {
-  index: number;
-  detections: Array<{ cls: ProductClass; score: number; box: Box }>;
-}
-
-/** One analysed frame as stored in files.frames_json (its detections: detections_json). */
-export interface StoredFrame {
-  index: number;
-  timeS: number;
-  counts: ClassCounts;
-  beeCoveragePct: number;
-}
-
-/** files.summary_json. */
-export interface StoredSummary {
-  durationS: number;
-  width: number;
-  height: number;
-  framesAnalysed: number;
-  sampleFps: number;
-  beeCoveragePct: number;
-  model: { name: string; version: string; classes: ProductClass[] };
-  timing: { decodeMs: number; inferenceMs: number; trackingMs: number; totalMs: number };
-  analysedAt: string;
-  /** The result's quality grade, reason and signals (absent for results analysed before it). */
-  quality?: ResultQuality;
-  /** A honeybee-only preview was stored beside the full one (MediaDirs.honeybeePreviews). */
-  honeybeePreview?: boolean;
-  /** Seconds into the clip of the stored hornet frame (MediaDirs.hornetPreviews), if any. */
-  hornetPreviewTimeS?: number;
-  /** Each hornet track's hits (seconds into the clip, score), which hornet alerts judge. */
-  hornetTracks?: StoredHornetTrack[];
-  /** Entrance traffic, when the file's location had an entrance at analysis (issue 43). */
-  traffic?: StoredTraffic;
-  /** The video container's creation time (ISO UTC), when it records one. */
-  recordedAt?: string;
-  /** An entrance proposed from where this video's tracks start and end, if any cluster. */
-  entranceProposal?: { entrance: Entrance; trackEnds: number; of: number };
-}
-
-export interface StoredHornetTrack {
-  hits: Array<{ timeS: number; score: number }>;
-}
+} from './file-record.ts';
 
 /** What the count figures of a file are (decisions.md 2: every screen says which it shows). */
 export const COUNTS_ARE = {
@@ -110,29 +60,6 @@ export function previewFor(
 export function shownCounts(counts: ClassCounts, includeResearch: boolean): ClassCounts {
   return includeResearch ? counts : { ...counts, wasp: null, hornet: null };
 }
-
-function parseJson<T>(text: string | null): T | null {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return null;
-  }
-}
-
-export const rowCounts = (row: FileRow): ClassCounts | null =>
-  parseJson<ClassCounts>(row.counts_json);
-export const rowFrames = (row: FileRow): StoredFrame[] =>
-  parseJson<StoredFrame[]>(row.frames_json) ?? [];
-export const rowSummary = (row: FileRow): StoredSummary | null =>
-  parseJson<StoredSummary>(row.summary_json);
-/** The detections counted on frame `index`, or null where they were not kept. */
-export const rowFrameDetections = (
-  row: FileRow,
-  index: number,
-): StoredFrameDetections['detections'] | null =>
-  parseJson<StoredFrameDetections[]>(row.detections_json ?? null)?.find((f) => f.index === index)
-    ?.detections ?? null;
 
 /** Detail JSON for one file (GET /api/files/:id). */
 export function fileDetail(row: FileRow, options: { includeResearch: boolean }): FileDetail {

@@ -15,9 +15,10 @@
  * a job and its file together.
  */
 import type { Knex } from 'knex';
-import { normaliseFileRow, typed } from './access.ts';
+import { typed } from '../db.ts';
+import { normaliseFileRow } from './file-row.ts';
 import { PG_STORED, STORED } from './file-record.ts';
-import type { FileRow } from './records.ts';
+import type { FileRow } from './file-row.ts';
 
 const iso = (d: Date): string => d.toISOString();
 
@@ -36,12 +37,32 @@ function withoutDerived<T extends object>(row: T): T {
   return Object.fromEntries(Object.entries(row).filter(([k]) => !DERIVED_COLUMNS.has(k))) as T;
 }
 
+/** What a location's history reads of each processed file (server/locations/history.ts). */
+export interface HistoryRow {
+  id: number | string;
+  original_name: string;
+  kind: 'image' | 'video';
+  created_at: string;
+  counts_json: string | null;
+  summary_json: string | null;
+}
+
 /** Columns that name a file on disk; the retention sweep looks for names no row uses. */
 export type StoredNameColumn = 'stored_name' | 'preview_name';
 
 export interface FilesRepository {
   /** The row (ids as numbers), or undefined. */
   find(id: number): Promise<FileRow | undefined>;
+  /** The row as stored (every column) when `owner` owns it or is null (an administrator). */
+  findVisible(id: number, owner: number | null): Promise<FileRow | undefined>;
+  /** The rows of `ids` in id order; only the owner's unless `owner` is null. */
+  findMany(ids: readonly number[], owner: number | null): Promise<FileRow[]>;
+  /** The rows named `names` in id order; only the owner's unless `owner` is null. */
+  findManyByName(names: readonly string[], owner: number | null): Promise<FileRow[]>;
+  /** The user's processed videos at the location, newest upload first, at most `limit`. */
+  recentProcessedVideos(userId: number, location: string, limit: number): Promise<FileRow[]>;
+  /** The user's finished videos at the location whose media is kept, newest upload first. */
+  finishedVideosWithMedia(userId: number, location: string): Promise<FileRow[]>;
   /** Inserts a row and answers its id. */
   insert(row: Record<string, unknown>): Promise<number>;
   /** Deletes the row (its jobs and alerts go first, in the caller's transaction). */
@@ -53,6 +74,8 @@ export interface FilesRepository {
     ids: readonly number[],
     owner: number | null,
   ): Promise<Array<{ id: number; created_at: string; description: string }>>;
+  /** The user's processed files at the location, as a location's history reads them. */
+  processedAtLocation(userId: number, location: string): Promise<HistoryRow[]>;
   /** How many of a user's files name the location. */
   countAtLocation(userId: number, location: string): Promise<number>;
   /** Counted again (a finished video requeued by its owner): QUEUED, keeping its retention. */
@@ -86,6 +109,54 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
       return row ? normaliseFileRow(withoutDerived(row)) : undefined;
     },
 
+    async findVisible(id, owner) {
+      const query = db('files').where('id', id);
+      if (owner !== null) query.andWhere('user_id', owner);
+      const row = await typed<FileRow | undefined>(query.first());
+      return row ? normaliseFileRow(row) : undefined;
+    },
+
+    async findMany(ids, owner) {
+      const query = db('files').whereIn('id', ids);
+      if (owner !== null) query.andWhere('user_id', owner);
+      const rows = await typed<FileRow[]>(query.orderBy('id'));
+      return rows.map(normaliseFileRow);
+    },
+
+    async findManyByName(names, owner) {
+      const query = db('files').whereIn('original_name', names);
+      if (owner !== null) query.andWhere('user_id', owner);
+      const rows = await typed<FileRow[]>(query.orderBy('id'));
+      return rows.map(normaliseFileRow);
+    },
+
+    async recentProcessedVideos(userId, location, limit) {
+      const rows = await typed<FileRow[]>(
+        db('files')
+          .where({ user_id: userId, location, kind: 'video', status: 'PROCESSED' })
+          .orderBy([
+            { column: 'created_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .limit(limit),
+      );
+      return rows.map(normaliseFileRow);
+    },
+
+    async finishedVideosWithMedia(userId, location) {
+      const rows = await typed<FileRow[]>(
+        db('files')
+          .where({ user_id: userId, location, kind: 'video' })
+          .whereIn('status', ['PROCESSED', 'FAILED'])
+          .whereNull('media_deleted_at')
+          .orderBy([
+            { column: 'created_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ]),
+      );
+      return rows.map(normaliseFileRow);
+    },
+
     async delete(id) {
       await db('files').where('id', id).delete();
     },
@@ -103,6 +174,14 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
         Array<{ id: number | string; created_at: string; description: string }>
       >(query.orderBy('id').select('id', 'created_at', 'description'));
       return rows.map((r) => ({ ...r, id: Number(r.id) }));
+    },
+
+    async processedAtLocation(userId, location) {
+      return typed<HistoryRow[]>(
+        db('files')
+          .where({ user_id: userId, location, status: 'PROCESSED' })
+          .select('id', 'original_name', 'kind', 'created_at', 'counts_json', 'summary_json'),
+      );
     },
 
     async countAtLocation(userId, location) {

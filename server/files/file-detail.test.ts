@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fileDetail, previewFor } from './records.ts';
-import { isoWithOffset } from './answer-forms.ts';
-import type { FileRow } from './records.ts';
+import { fileDetail, previewFor } from './file-detail.ts';
+import { isoWithOffset } from './file-record.ts';
+import type { FileRow } from './file-row.ts';
 
 const row: FileRow = {
   id: 7,

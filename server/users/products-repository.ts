@@ -1,10 +1,10 @@
 /**
- * Granted products (decisions.md 4) as an administrator changes them from the console: grant,
- * extend and revoke. A product is active from its start date to its end date, both included, so
- * revoking ends it yesterday; a grant that would then never have been active is removed.
+ * The products table (decisions.md 4): which products a user holds on a day, and the grants an
+ * administrator changes from the console (grant, extend, revoke). A product is active from its
+ * start date to its end date, both included, so revoking ends it yesterday; a grant that would
+ * then never have been active is removed. Product names are checked by the caller (plans.ts).
  */
 import type { Knex } from 'knex';
-import type { ProductName } from './plans.ts';
 
 export interface GrantRow {
   id: number;
@@ -12,6 +12,16 @@ export interface GrantRow {
   product_name: string;
   start_date: string;
   end_date: string;
+}
+
+/** Names of the user's products active on `day` (YYYY-MM-DD), as stored (possibly repeated). */
+export async function activeProductNames(db: Knex, userId: number, day: string): Promise<string[]> {
+  const rows = await db('products')
+    .where({ user_id: userId })
+    .andWhere('end_date', '>=', day)
+    .andWhere('start_date', '<=', day)
+    .select<Array<{ product_name: string }>>('product_name');
+  return rows.map((r) => r.product_name);
 }
 
 export async function findGrant(db: Knex, id: number): Promise<GrantRow | undefined> {
@@ -23,7 +33,7 @@ export async function findGrant(db: Knex, id: number): Promise<GrantRow | undefi
 /** The new grant's id. */
 export async function insertGrant(
   db: Knex,
-  grant: { userId: number; product: ProductName; startDate: string; endDate: string },
+  grant: { userId: number; product: string; startDate: string; endDate: string },
 ): Promise<number> {
   const [row] = await db('products')
     .insert({

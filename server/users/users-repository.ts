@@ -87,6 +87,15 @@ export async function userLocations(db: Knex, userId: number): Promise<string[]>
   return rows.map((r) => r.name);
 }
 
+/** Whether any account is an administrator. */
+export async function adminExists(db: Knex): Promise<boolean> {
+  return (await db('users').where({ role: 'ADMIN' }).first('id')) !== undefined;
+}
+
+export async function setRole(db: Knex, userId: number, role: Role): Promise<void> {
+  await db('users').where({ id: userId }).update({ role });
+}
+
 export async function setPassword(db: Knex, userId: number, password: string): Promise<void> {
   await db('users')
     .where({ id: userId })
@@ -116,6 +125,18 @@ export async function releaseSignInAlert(db: Knex, userId: number, at: Date): Pr
   await db('users')
     .where({ id: userId, sign_in_alert_at: at.toISOString() })
     .update({ sign_in_alert_at: null });
+}
+
+/** Whether the user gets hornet alert e-mails (on unless turned off). */
+export async function hornetAlertsOn(db: Knex, userId: number): Promise<boolean> {
+  const row = await db('users')
+    .where('id', userId)
+    .first<{ hornet_alerts: boolean | number } | undefined>('hornet_alerts');
+  return Boolean(row?.hornet_alerts ?? true);
+}
+
+export async function setHornetAlerts(db: Knex, userId: number, on: boolean): Promise<void> {
+  await db('users').where('id', userId).update({ hornet_alerts: on });
 }
 
 export async function grantProduct(
