@@ -31,18 +31,18 @@ import type { Logger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/server.ts';
 import { startServer } from '../../server/server.ts';
 import { resolveMediaTools } from '../../engine/index.ts';
-import { engineAvailable } from '../integration/files-helpers.ts';
-import type { CliProcess, DataPlace, DbKind } from './processes.ts';
+import { engineAvailable } from '../support/engine.ts';
 import {
   HttpClient,
-  PG_URL,
   killAll,
   makeDataPlace,
+  PG_URL,
   postgresAnswers,
   registerAndSignIn,
   startCli,
   waitFor,
-} from './processes.ts';
+} from '../support/processes.ts';
+import type { CliProcess, DataPlace, DbKind } from '../support/processes.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok) console.warn(`[faults] engine unavailable (${ENGINE.why}): engine faults skipped`);

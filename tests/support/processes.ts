@@ -13,11 +13,11 @@ import path from 'node:path';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import { createDb } from '../../server/db.ts';
-import { PG_URL } from '../support/postgres.ts';
-import { waitFor } from '../support/wait.ts';
+import { PG_URL } from './postgres.ts';
+import { waitFor } from './wait.ts';
 export { waitFor };
 
-export { PG_URL, postgresAnswers } from '../support/postgres.ts';
+export { PG_URL, postgresAnswers } from './postgres.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const CLI = path.join(ROOT, 'bin', 'hivesight.mjs');

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { startTestServer } from '../integration/server-helpers.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
+import { startTestServer } from './server.ts';
+import type { TestServer } from './server.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_AVAILABLE = fs.existsSync(CHROMIUM);
