@@ -2,7 +2,7 @@
  * The administrator's Users List in Chromium (issue 57): names and roles in the list; a user's
  * plans granted, extended and revoked from the console, each only once confirmed; and the
  * training export with nothing consented says so instead of downloading an empty tar.
- * Screenshots at 1280 and 390 px are saved (console-support.ts).
+ * Screenshots at 1280 and 390 px are saved (tests/support/console.ts).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * The detail page's preview in Chromium at 1280 and 390 px: a real 1600 px preview drawn by the
  * engine opens at full size in a dialog that Escape and its Close button shut, and the chart keeps
- * readable time ticks on a phone. Screenshots are saved (console-support.ts).
+ * readable time ticks on a phone. Screenshots are saved (tests/support/console.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * The quality grade on the file detail page, in Chromium at 1280 and 390 px (issue 42, item 6):
  * a result graded uncertain says why above its figures, one graded good says so quietly, one
- * analysed before grades says nothing. Screenshots are saved (console-support.ts).
+ * analysed before grades says nothing. Screenshots are saved (tests/support/console.ts).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

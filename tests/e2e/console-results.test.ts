@@ -2,7 +2,7 @@
  * The detail and comparison screens say what their figures are, in Chromium at 1280 and 390 px:
  * a 30 s clip with one unique worker but 2-4 honeybees on screen per frame, and a comparison of
  * a photo and a long video against 4 insects that gives no verdict; a summary CSV of files ticked
- * in the list; a Researcher's hornet alert switch. Screenshots are saved (console-support.ts).
+ * in the list; a Researcher's hornet alert switch. Screenshots are saved (tests/support/console.ts).
  */
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
