@@ -122,8 +122,12 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
       name: 'Frame of first-visit.mp4 with the entrance drawn over it',
     });
     await frame.waitFor();
+    // The still is decoded from the video on first use: on a loaded machine, past the 1 s a poll
+    // waits by default.
     await expect
-      .poll(() => frame.evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .poll(() => frame.evaluate((img: HTMLImageElement) => img.naturalWidth), {
+        timeout: 20_000,
+      })
       .toBeGreaterThan(0);
     await dragHandle(p, /^Entrance end 1/, [0.05, 0.5]);
     await dragHandle(p, /^Entrance end 2/, [0.95, 0.5]);
