@@ -17,9 +17,11 @@ import {
   CHROMIUM_AVAILABLE,
   launchBrowser,
   newPage,
+  newPhonePage,
   screenshot,
   signInThroughUi,
   startConsoleServer,
+  uploadPhotoAs,
 } from '../support/console.ts';
 import { createCorrectedFrame, createFile, createUser } from '../support/factories/index.ts';
 import { signIn } from '../support/server.ts';
@@ -64,19 +66,11 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
       path.join(dir, `entrance-${seed}.png`),
       randomBeeScene({ count: 6, seed }),
     );
-    const client = server.client();
-    await signIn(client, user.email, user.password);
-    const form = new FormData();
-    form.append('file_description', 'Entrance, morning');
-    form.append('location', 'Apiary North');
-    form.append(
-      'file_data',
-      new Blob([new Uint8Array(fs.readFileSync(file))]),
-      path.basename(file),
-    );
-    const res = await client.request('POST', '/api/upload_docs/', { body: form });
-    expect(res.status).toBe(201);
-    return res.json<{ file: { id: number } }>().file.id;
+    const { id } = await uploadPhotoAs(server, user, file, {
+      location: 'Apiary North',
+      description: 'Entrance, morning',
+    });
+    return id;
   }
 
   const storedLabels = async (fileId: number): Promise<Label[]> => {
@@ -167,21 +161,16 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
 
   it('on a 390 px phone a finger drags a box, and a box is deleted', async () => {
     const fileId = await uploadPhoto(2);
-    const context = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 390, height: 844 },
-      hasTouch: true,
-      isMobile: true,
-      deviceScaleFactor: 2,
-    });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await newPhonePage(browser, server.url);
     await signInThroughUi(page, user.email, user.password);
-    await openEditor(page, fileId);
-    const editor = page.getByRole('region', { name: 'Frame editor' });
-    const before = await boxes(page).count();
-    const first = boxes(page).first();
-    await first.scrollIntoViewIfNeeded();
+    await page.goto(`/files/${fileId}`);
+    await page.getByRole('button', { name: 'Correct this photo' }).tap();
+    // A phone edits full screen (frame-editor-touch.test.ts tries its gestures).
+    const editor = page.getByRole('dialog', { name: 'Frame editor, full screen' });
+    const boxes = editor.getByRole('button', { name: / box \d+$/ });
+    await expect.poll(() => boxes.count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    const before = await boxes.count();
+    const first = boxes.first();
     const at = (await first.boundingBox())!;
     const cdp = await context.newCDPSession(page);
     const x = at.x + at.width / 2;
@@ -198,16 +187,16 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
     expect(moved.x - at.x).toBeCloseTo(20, -1);
     expect(moved.y - at.y).toBeCloseTo(15, -1);
 
-    await boxes(page).last().tap();
+    await boxes.last().tap();
     await editor.getByRole('button', { name: 'Delete box' }).tap();
-    await expect.poll(() => boxes(page).count()).toBe(before - 1);
+    await expect.poll(() => boxes.count()).toBe(before - 1);
     await shot(page, 'editor-390');
     // Zooming keeps the selected box in view.
-    await boxes(page).first().tap();
+    await boxes.first().tap();
     await editor.getByRole('button', { name: 'Zoom in' }).tap();
     await editor.getByRole('button', { name: 'Zoom in' }).tap();
-    const view = (await page.locator('.hs-editor-viewport').boundingBox())!;
-    const inView = (await boxes(page).first().boundingBox())!;
+    const view = (await editor.getByLabel(/^Frame picture/).boundingBox())!;
+    const inView = (await boxes.first().boundingBox())!;
     expect(inView.x).toBeGreaterThanOrEqual(view.x - 1);
     expect(inView.x + inView.width).toBeLessThanOrEqual(view.x + view.width + 1);
     expect(inView.y).toBeGreaterThanOrEqual(view.y - 1);

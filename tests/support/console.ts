@@ -10,8 +10,9 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { startTestServer } from './server.ts';
-import type { TestServer } from './server.ts';
+import { uploadFile } from './factories/file.ts';
+import { signIn, startTestServer } from './server.ts';
+import type { TestClient, TestServer } from './server.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_AVAILABLE = fs.existsSync(CHROMIUM);
@@ -79,6 +80,44 @@ export async function newPage(
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return { context, page };
+}
+
+/** A 390 x 844 phone with touch (Chromium's touch emulation), at twice the pixel density. */
+export async function newPhonePage(
+  browser: Browser,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    deviceScaleFactor: 2,
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+/**
+ * Uploads a photo as the user through the API (a photo is analysed in the request); answers
+ * the new file's id and the signed-in client.
+ */
+export async function uploadPhotoAs(
+  server: TestServer,
+  user: { email: string; password: string },
+  file: string,
+  fields: { location: string; description: string },
+): Promise<{ id: number; client: TestClient }> {
+  const client = server.client();
+  await signIn(client, user.email, user.password);
+  const res = await uploadFile(client, {
+    name: path.basename(file),
+    data: fs.readFileSync(file),
+    ...fields,
+  });
+  expect(res.status).toBe(201);
+  return { id: res.json<{ file: { id: number } }>().file.id, client };
 }
 
 /** Saves a full-page screenshot as <name>-<theme>.png in this run's folder. */

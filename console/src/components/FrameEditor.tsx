@@ -1,19 +1,13 @@
-import { Button, ButtonGroup, Callout, Spinner, Tag } from '@blueprintjs/core';
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
-import type { KeyboardEvent, PointerEvent } from 'react';
+import { Button, ButtonGroup, Callout, Overlay2, Spinner, Tag } from '@blueprintjs/core';
+import { useCallback, useRef, useState } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { errorMessage, get, request } from '../lib/api.ts';
 import { toastSuccess } from '../lib/toaster.ts';
 import { useResource } from '../lib/useResource.ts';
-import {
-  EDIT_CLASSES,
-  changed,
-  classLabel,
-  moveBox,
-  newBoxAt,
-  resizeBox,
-  rounded,
-} from '../lib/boxEdit.ts';
-import type { Box, Corner, EditBox, EditClass } from '../lib/boxEdit.ts';
+import { EDIT_CLASSES, changed, moveBox, newBoxAt, rounded } from '../lib/boxEdit.ts';
+import type { Box, EditBox, EditClass } from '../lib/boxEdit.ts';
+import { FrameCanvas, phoneScreen } from './FrameCanvas.tsx';
+import type { FrameCanvasHandle } from './FrameCanvas.tsx';
 import './frame-editor.css';
 
 /** GET /api/files/:id/frames/:index */
@@ -31,18 +25,7 @@ export interface FrameView {
   classes: EditClass[];
 }
 
-const ZOOMS = [1, 1.5, 2, 3, 4];
-const CORNERS: Corner[] = ['nw', 'ne', 'sw', 'se'];
-
-interface Drag {
-  id: number;
-  mode: 'move' | Corner;
-  startX: number;
-  startY: number;
-  start: Box;
-  /** Screen pixels per picture pixel when the drag began. */
-  scale: number;
-}
+const countBoxes = (n: number) => (n === 1 ? '1 box' : `${n} boxes`);
 
 let nextId = 1;
 const withIds = (items: ReadonlyArray<{ cls: EditClass; box: Box }>): EditBox[] =>
@@ -50,8 +33,9 @@ const withIds = (items: ReadonlyArray<{ cls: EditClass; box: Box }>): EditBox[] 
 
 /**
  * The frame editor: the still with its boxes (the corrected labels, or the model's detections
- * before any correction), to move, resize by a corner, add, delete and reclassify, with keyboard
- * shortcuts and zoom; pointer events, so a finger works as well as a mouse. Saves with PUT.
+ * before any correction), to move, resize by a corner, draw, add, delete and reclassify, with
+ * keyboard shortcuts, zoom and pan (FrameCanvas). In the page, or full screen: a phone opens it
+ * full screen, with labels only on the selected box. Saves with PUT.
  */
 export function FrameEditor(props: {
   fileId: number;
@@ -89,23 +73,12 @@ function Editor(props: {
   const [boxes, setBoxes] = useState<EditBox[]>(() => withIds(loaded.labels ?? loaded.detections));
   const [initial, setInitial] = useState<EditBox[]>(boxes);
   const [selected, setSelected] = useState<number | null>(null);
-  const [zoom, setZoom] = useState(1);
+  const [phone] = useState(phoneScreen);
+  const [full, setFull] = useState(phone);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
-  const stage = useRef<HTMLDivElement>(null);
-  const viewport = useRef<HTMLDivElement>(null);
-  const drag = useRef<Drag | null>(null);
-  /** Where a zoom change keeps in view: fractions of the picture's width and height. */
-  const zoomCentre = useRef<[number, number] | null>(null);
-
-  useLayoutEffect(() => {
-    const v = viewport.current;
-    const c = zoomCentre.current;
-    if (!v || !c) return;
-    zoomCentre.current = null;
-    v.scrollLeft = c[0] * v.scrollWidth - v.clientWidth / 2;
-    v.scrollTop = c[1] * v.scrollHeight - v.clientHeight / 2;
-  }, [zoom]);
+  const canvas = useRef<FrameCanvasHandle>(null);
+  const fullRef = useRef<HTMLDivElement>(null);
 
   const update = useCallback((id: number, f: (b: EditBox) => EditBox) => {
     setBoxes((all) => all.map((b) => (b.id === id ? f(b) : b)));
@@ -126,71 +99,16 @@ function Editor(props: {
     setSelected(null);
     setSaveError(null);
   };
-  const add = () => {
-    // Centre of what the viewport shows, in picture pixels.
-    const v = viewport.current;
-    const s = stage.current;
-    let cx = W / 2;
-    let cy = H / 2;
-    if (v && s) {
-      const scale = s.getBoundingClientRect().width / W;
-      cx = (v.scrollLeft + v.clientWidth / 2) / scale;
-      cy = (v.scrollTop + Math.min(v.clientHeight, s.clientHeight) / 2) / scale;
-    }
-    const box: EditBox = {
-      id: nextId++,
-      cls: current?.cls ?? classes[0]?.cls ?? 'bee',
-      box: newBoxAt(cx, cy, boxes, W, H),
-    };
-    setBoxes((all) => [...all, box]);
-    setSelected(box.id);
+  /** A new box, selected, of the selected box's class (so a run of drones goes quickly). */
+  const append = (box: Box) => {
+    const added: EditBox = { id: nextId++, cls: current?.cls ?? classes[0]?.cls ?? 'bee', box };
+    setBoxes((all) => [...all, added]);
+    setSelected(added.id);
     setSaveError(null);
   };
-  const zoomBy = (step: number) => {
-    const i = ZOOMS.indexOf(zoom) + step;
-    if (i < 0 || i >= ZOOMS.length) return;
-    // Keep the selected box in view, or else the middle of what is shown.
-    const v = viewport.current;
-    if (current) {
-      const { x, y, width, height } = current.box;
-      zoomCentre.current = [(x + width / 2) / W, (y + height / 2) / H];
-    } else if (v) {
-      zoomCentre.current = [
-        (v.scrollLeft + v.clientWidth / 2) / v.scrollWidth,
-        (v.scrollTop + v.clientHeight / 2) / v.scrollHeight,
-      ];
-    }
-    setZoom(ZOOMS[i]!);
-  };
-
-  const startDrag = (e: PointerEvent, b: EditBox, mode: Drag['mode']) => {
-    e.stopPropagation();
-    e.preventDefault();
-    setSelected(b.id);
-    viewport.current?.focus({ preventScroll: true });
-    const scale = (stage.current?.getBoundingClientRect().width ?? W) / W;
-    drag.current = { id: b.id, mode, startX: e.clientX, startY: e.clientY, start: b.box, scale };
-    try {
-      e.currentTarget.setPointerCapture(e.pointerId);
-    } catch {
-      // A pointer the browser no longer tracks: the drag still follows moves over the box.
-    }
-  };
-  const onPointerMove = (e: PointerEvent) => {
-    const d = drag.current;
-    if (!d) return;
-    const dx = (e.clientX - d.startX) / d.scale;
-    const dy = (e.clientY - d.startY) / d.scale;
-    update(d.id, (b) => ({
-      ...b,
-      box:
-        d.mode === 'move'
-          ? moveBox(d.start, dx, dy, W, H)
-          : resizeBox(d.start, d.mode, dx, dy, W, H),
-    }));
-  };
-  const endDrag = () => {
-    drag.current = null;
+  const add = () => {
+    const c = canvas.current?.centre() ?? { x: W / 2, y: H / 2 };
+    append(newBoxAt(c.x, c.y, boxes, W, H));
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -207,10 +125,11 @@ function Editor(props: {
     else if (nudge[e.key] && current) {
       const [dx, dy] = nudge[e.key]!;
       update(current.id, (b) => ({ ...b, box: moveBox(b.box, dx, dy, W, H) }));
-    } else if (e.key === '+' || e.key === '=') zoomBy(1);
-    else if (e.key === '-') zoomBy(-1);
+    } else if (e.key === '+' || e.key === '=') canvas.current?.zoom(1);
+    else if (e.key === '-') canvas.current?.zoom(-1);
     else if (e.key === 'n' || e.key === 'a') add();
-    else if (e.key === 'Escape') setSelected(null);
+    // Full screen, Escape leaves it (the overlay closes on it); in the page it deselects.
+    else if (e.key === 'Escape' && !full) setSelected(null);
     else return;
     e.preventDefault();
   };
@@ -241,150 +160,154 @@ function Editor(props: {
     .map(([label, n]) => `${n} ${label.toLowerCase()}`)
     .join(', ');
   const where = frame.source === 'photo' ? 'Photo' : `Frame at ${frame.time_s.toFixed(1)} s`;
+  const status = frame.corrected ? (
+    <Tag intent="success" minimal>
+      {frame.reviewed ? 'Corrected, reviewed' : 'Corrected'}
+    </Tag>
+  ) : (
+    <Tag minimal>Model&apos;s detections</Tag>
+  );
+
+  const picture = (where_: 'page' | 'full') => (
+    <FrameCanvas
+      ref={canvas}
+      fill={where_ === 'full'}
+      zoomButtons={where_ === 'full' || !phone}
+      src={frame.image_url}
+      alt={`${where} of this file`}
+      width={W}
+      height={H}
+      boxes={boxes}
+      selected={selected}
+      // Full screen and on a phone's page, labels would cover the small boxes: the selected only.
+      labels={where_ === 'full' || phone ? 'selected' : 'all'}
+      onSelect={setSelected}
+      onChange={(id, box) => update(id, (b) => ({ ...b, box }))}
+      onDrawn={append}
+      onKeyDown={onKeyDown}
+    />
+  );
+  const classButtons = (
+    <ButtonGroup aria-label="Class of the selected box" className="hs-editor-classes">
+      {classes.map((c) => (
+        <Button
+          key={c.cls}
+          text={c.label}
+          title={`${c.label} (key ${c.key})`}
+          active={current?.cls === c.cls}
+          disabled={!current}
+          onClick={() => setClass(c.cls)}
+          className={`hs-editor-class hs-editor-class-${c.cls}`}
+        />
+      ))}
+    </ButtonGroup>
+  );
+  const boxButtons = (
+    <ButtonGroup>
+      <Button icon="add" text="Add box" onClick={add} />
+      <Button icon="trash" text="Delete box" disabled={!current} onClick={remove} />
+    </ButtonGroup>
+  );
+  const saveButton = (
+    <Button
+      intent="primary"
+      icon="floppy-disk"
+      text="Save corrections"
+      loading={saving}
+      disabled={!dirty && frame.corrected}
+      onClick={save}
+    />
+  );
+  const error: ReactNode = saveError ? (
+    <Callout intent="danger" icon="error" role="alert">
+      {saveError}
+    </Callout>
+  ) : null;
 
   return (
     <section className="hs-editor" aria-label="Frame editor">
       <div className="hs-editor-head">
-        <strong>{where}</strong>{' '}
-        {frame.corrected ? (
-          <Tag intent="success" minimal>
-            {frame.reviewed ? 'Corrected, reviewed' : 'Corrected'}
-          </Tag>
-        ) : (
-          <Tag minimal>Model&apos;s detections</Tag>
-        )}
+        <strong>{where}</strong> {status}
         <span className="hs-muted hs-small">
           {' '}
-          {boxes.length} boxes{tally ? `: ${tally}` : ''}
+          {countBoxes(boxes.length)}
+          {tally ? `: ${tally}` : ''}
         </span>
       </div>
-      <div className="hs-editor-toolbar">
-        <ButtonGroup aria-label="Class of the selected box">
-          {classes.map((c) => (
+      {full ? (
+        <p className="hs-muted">Editing full screen.</p>
+      ) : (
+        <>
+          <div className="hs-editor-toolbar">
+            {classButtons}
+            {boxButtons}
+            <Button icon="fullscreen" text="Full screen" onClick={() => setFull(true)} />
+          </div>
+          {picture('page')}
+          <p className="hs-muted hs-small">
+            Drag on the picture to draw a box, a box to move it and a corner to resize it; tap a box
+            to select it. Ctrl+wheel or two fingers zoom; the wheel or two fingers pan. Keys: Tab
+            selects the next box, Delete removes it, 1–{classes.length} set its class, arrows nudge
+            it (Shift: 10 px), N adds a box, + and − zoom.
+          </p>
+          {error}
+          <div className="hs-editor-actions">
+            {saveButton}
             <Button
-              key={c.cls}
-              text={c.label}
-              title={`${c.label} (key ${c.key})`}
-              active={current?.cls === c.cls}
-              disabled={!current}
-              onClick={() => setClass(c.cls)}
-              className={`hs-editor-class hs-editor-class-${c.cls}`}
+              text="Undo changes"
+              icon="undo"
+              disabled={!dirty}
+              onClick={() => {
+                setBoxes(initial);
+                setSelected(null);
+                setSaveError(null);
+              }}
             />
-          ))}
-        </ButtonGroup>
-        <ButtonGroup>
-          <Button icon="add" text="Add box" onClick={add} />
-          <Button icon="trash" text="Delete box" disabled={!current} onClick={remove} />
-        </ButtonGroup>
-        <ButtonGroup aria-label="Zoom">
-          <Button
-            icon="zoom-out"
-            aria-label="Zoom out"
-            disabled={zoom === ZOOMS[0]}
-            onClick={() => zoomBy(-1)}
-          />
-          <Button
-            className="hs-editor-zoom"
-            text={`${zoom * 100} %`}
-            disabled
-            aria-label="Zoom level"
-          />
-          <Button
-            icon="zoom-in"
-            aria-label="Zoom in"
-            disabled={zoom === ZOOMS.at(-1)}
-            onClick={() => zoomBy(1)}
-          />
-        </ButtonGroup>
-      </div>
-      <div
-        ref={viewport}
-        className="hs-editor-viewport"
-        tabIndex={0}
-        aria-label="Frame picture: drag a box to move it, a corner to resize it"
-        onKeyDown={onKeyDown}
+            <Button text="Close" onClick={onClose} />
+          </div>
+        </>
+      )}
+      <Overlay2
+        isOpen={full}
+        onClose={() => setFull(false)}
+        childRef={fullRef}
+        canOutsideClickClose={false}
+        transitionDuration={0}
       >
         <div
-          ref={stage}
-          className="hs-editor-stage"
-          style={{ width: `${zoom * 100}%` }}
-          onPointerDown={() => setSelected(null)}
-          onPointerMove={onPointerMove}
-          onPointerUp={endDrag}
-          onPointerCancel={endDrag}
+          ref={fullRef}
+          className="hs-editor-full"
+          role="dialog"
+          aria-modal="true"
+          aria-label="Frame editor, full screen"
         >
-          <img src={frame.image_url} alt={`${where} of this file`} draggable={false} />
-          {boxes.map((b, i) => {
-            const color = EDIT_CLASSES.find((c) => c.cls === b.cls)?.color ?? '#e69f00';
-            const on = b.id === selected;
-            return (
-              <div
-                key={b.id}
-                role="button"
-                // Tab walks the boxes; the focused one is selected, so keys act on it.
-                tabIndex={0}
-                onFocus={() => setSelected(b.id)}
-                aria-label={`${classLabel(b.cls)} box ${i + 1}`}
-                aria-pressed={on}
-                className={on ? 'hs-editor-box hs-editor-box-selected' : 'hs-editor-box'}
-                style={{
-                  left: `${(100 * b.box.x) / W}%`,
-                  top: `${(100 * b.box.y) / H}%`,
-                  width: `${(100 * b.box.width) / W}%`,
-                  height: `${(100 * b.box.height) / H}%`,
-                  borderColor: color,
-                }}
-                onPointerDown={(e) => startDrag(e, b, 'move')}
-              >
-                <span className="hs-editor-tag" style={{ background: color }}>
-                  {classLabel(b.cls)}
-                </span>
-                {on
-                  ? CORNERS.map((c) => (
-                      <span
-                        key={c}
-                        className={`hs-editor-handle hs-editor-handle-${c}`}
-                        style={{ background: color }}
-                        onPointerDown={(e) => startDrag(e, b, c)}
-                      />
-                    ))
-                  : null}
-              </div>
-            );
-          })}
+          <div className="hs-editor-full-head">
+            <Button
+              icon="cross"
+              text="Close"
+              aria-label="Close full screen"
+              variant="minimal"
+              onClick={() => setFull(false)}
+            />
+            <span className="hs-editor-full-title">
+              <strong>{where}</strong> {status}{' '}
+              <span className="hs-muted hs-small">{countBoxes(boxes.length)}</span>
+            </span>
+          </div>
+          {picture('full')}
+          <p className="hs-muted hs-small hs-editor-full-hint">
+            {phone
+              ? 'Drag on the picture to draw a box; pinch or drag two fingers to zoom and pan.'
+              : 'Drag on the picture to draw a box; Ctrl+wheel zooms, the wheel pans; Escape leaves full screen.'}
+          </p>
+          <div className="hs-editor-full-tools">
+            {classButtons}
+            {boxButtons}
+            {saveButton}
+          </div>
+          {error}
         </div>
-      </div>
-      <p className="hs-muted hs-small">
-        Drag a box to move it and a corner to resize it; tap a box to select it. Keys: Tab selects
-        the next box, Delete removes it, 1–{classes.length} set its class, arrows nudge it (Shift:
-        10 px), N adds a box, + and − zoom.
-      </p>
-      {saveError ? (
-        <Callout intent="danger" icon="error" role="alert" className="hs-gap">
-          {saveError}
-        </Callout>
-      ) : null}
-      <div className="hs-editor-actions">
-        <Button
-          intent="primary"
-          icon="floppy-disk"
-          text="Save corrections"
-          loading={saving}
-          disabled={!dirty && frame.corrected}
-          onClick={save}
-        />
-        <Button
-          text="Undo changes"
-          icon="undo"
-          disabled={!dirty}
-          onClick={() => {
-            setBoxes(initial);
-            setSelected(null);
-            setSaveError(null);
-          }}
-        />
-        <Button text="Close" onClick={onClose} />
-      </div>
+      </Overlay2>
     </section>
   );
 }

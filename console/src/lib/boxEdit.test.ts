@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changed, moveBox, newBoxAt, resizeBox } from './boxEdit.ts';
+import { TAP_SLOP, boxFromDrag, changed, isTap, moveBox, newBoxAt, resizeBox } from './boxEdit.ts';
 
 const b = { x: 10, y: 10, width: 20, height: 20 };
 
@@ -27,5 +27,24 @@ describe('frame editor box arithmetic', () => {
     expect(changed([one, two], [two, { ...one, box: { ...b, x: 10.2 } }])).toBe(false);
     expect(changed([one], [{ ...one, cls: 'pollen' }])).toBe(true);
     expect(changed([one], [])).toBe(true);
+  });
+});
+
+describe('drawing a box by a drag', () => {
+  it('spans the drag in either direction, cut to the picture', () => {
+    expect(boxFromDrag(10, 20, 50, 60, 100, 100)).toEqual({ x: 10, y: 20, width: 40, height: 40 });
+    expect(boxFromDrag(50, 60, 10, 20, 100, 100)).toEqual({ x: 10, y: 20, width: 40, height: 40 });
+    expect(boxFromDrag(90, 90, 300, -40, 100, 100)).toEqual({ x: 90, y: 0, width: 10, height: 90 });
+  });
+
+  it('is never thinner than 4 px, grown the way the drag went and kept inside', () => {
+    expect(boxFromDrag(10, 10, 11, 30, 100, 100)).toEqual({ x: 10, y: 10, width: 4, height: 20 });
+    expect(boxFromDrag(10, 10, 9, 30, 100, 100)).toEqual({ x: 6, y: 10, width: 4, height: 20 });
+    expect(boxFromDrag(99, 99, 100, 100, 100, 100)).toEqual({ x: 96, y: 96, width: 4, height: 4 });
+  });
+
+  it('takes a slip of a few pixels for a tap', () => {
+    expect(isTap(3, 4)).toBe(true);
+    expect(isTap(0, TAP_SLOP)).toBe(false);
   });
 });

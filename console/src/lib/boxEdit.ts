@@ -1,6 +1,7 @@
 /**
  * The frame editor's box arithmetic, in the still's pixels: moving, resizing by a corner,
- * nudging, adding, all kept inside the picture and never under the server's 4 px floor.
+ * nudging, adding, drawing by a drag, all kept inside the picture and never under the server's
+ * 4 px floor.
  */
 export interface Box {
   x: number;
@@ -82,6 +83,39 @@ export function newBoxAt(
   const side = Math.round(sides.length > 0 ? sides[Math.floor(sides.length / 2)]! : w / 10);
   const s = clamp(side, MIN_SIDE * 4, Math.min(w, h));
   return moveBox({ x: cx - s / 2, y: cy - s / 2, width: s, height: s }, 0, 0, w, h);
+}
+
+/**
+ * How far (screen pixels) a pointer may wander and still count as a tap: a finger or a mouse
+ * that slips a little when selecting must not move a box nor draw one.
+ */
+export const TAP_SLOP = 6;
+
+export const isTap = (dx: number, dy: number): boolean => Math.hypot(dx, dy) < TAP_SLOP;
+
+/**
+ * The box spanned by a drag from (x0, y0) to (x1, y1), in either direction, cut to the picture
+ * and at least MIN_SIDE a side (grown the way the drag went, kept inside).
+ */
+export function boxFromDrag(
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  w: number,
+  h: number,
+): Box {
+  const side = (a: number, b: number, limit: number): [number, number] => {
+    const lo = clamp(Math.min(a, b), 0, limit);
+    const hi = clamp(Math.max(a, b), 0, limit);
+    if (hi - lo >= MIN_SIDE) return [lo, hi - lo];
+    // Too thin: extend from the start point towards where the drag went.
+    const start = clamp(b >= a ? lo : hi - MIN_SIDE, 0, limit - MIN_SIDE);
+    return [start, MIN_SIDE];
+  };
+  const [x, width] = side(x0, x1, w);
+  const [y, height] = side(y0, y1, h);
+  return { x, y, width, height };
 }
 
 /** Whole pixels, as the server compares them. */
