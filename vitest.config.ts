@@ -1,4 +1,14 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Unit and integration files, two at a time at least: vitest's default (one less than the cores)
+ * is one worker on a 2-core machine, where an integration file mostly waits (on HTTP, the
+ * database, ffmpeg, the worker's poll) and leaves the second core idle. Stress and e2e files run
+ * after them, one at a time, as before (`fileParallelism: false` puts them in a group of their
+ * own).
+ */
+const PARALLEL_FILES = Math.max(2, os.availableParallelism() - 1);
 
 // Three tiers: unit tests beside the code, integration tests (real SQLite / PostgreSQL) and
 // end-to-end tests (API, CLI, console in Chromium) under tests/.
@@ -9,6 +19,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          maxWorkers: PARALLEL_FILES,
           include: [
             'contract/**/*.test.ts',
             'engine/**/*.test.ts',
@@ -24,6 +35,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
+          maxWorkers: PARALLEL_FILES,
           include: ['tests/integration/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -24,15 +24,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBeeScene, writeBeeImage, writeBeeVideo } from '../../fixtures/index.ts';
-import type { CliProcess, DbKind } from '../stress/processes.ts';
 import {
   HttpClient,
-  STRESS_PASSWORD,
   killAll,
   makeDataPlace,
   postgresAnswers,
   startCli,
-} from '../stress/processes.ts';
+  STRESS_PASSWORD,
+} from '../support/processes.ts';
+import type { CliProcess, DbKind } from '../support/processes.ts';
 
 interface Options {
   seconds: number;

@@ -2,12 +2,10 @@
  * The administrator's Users List in Chromium (issue 57): names and roles in the list; a user's
  * plans granted, extended and revoked from the console, each only once confirmed; and the
  * training export with nothing consented says so instead of downloading an empty tar.
- * Screenshots at 1280 and 390 px are saved (console-support.ts).
+ * Screenshots at 1280 and 390 px are saved (tests/support/console.ts).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserDirect } from '../integration/server-helpers.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
 import {
   ADMIN,
   CHROMIUM_AVAILABLE,
@@ -15,7 +13,9 @@ import {
   newPage,
   screenshot,
   signInThroughUi,
-} from './console-support.ts';
+} from '../support/console.ts';
+import { createUser } from '../support/factories/index.ts';
+import type { TestServer } from '../support/server.ts';
 
 /** A day `days` from today, YYYY-MM-DD (UTC, the server's days). */
 const day = (days: number): string =>
@@ -27,10 +27,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('the Users List in Chromium', () => {
   let keeper: { id: number; email: string };
 
   beforeAll(async () => {
-    const { startConsoleServer } = await import('./console-support.ts');
+    const { startConsoleServer } = await import('../support/console.ts');
     server = await startConsoleServer({}, false);
     browser = await launchBrowser();
-    keeper = await createUserDirect(server, { name: 'Ann Keeper', role: 'USER' });
+    keeper = await createUser(server, { locations: [], name: 'Ann Keeper', role: 'USER' });
   });
 
   afterAll(async () => {

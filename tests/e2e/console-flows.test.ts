@@ -6,9 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserDirect, uniqueEmail } from '../integration/server-helpers.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
-import { engineAvailable, frames, insertFile } from '../integration/files-helpers.ts';
 import {
   ADMIN,
   analysedOnServer,
@@ -20,7 +17,11 @@ import {
   resetTokenFrom,
   screenshot,
   signInThroughUi,
-} from './console-support.ts';
+} from '../support/console.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { createFile, createUser, frames } from '../support/factories/index.ts';
+import { uniqueEmail } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 /** A held-out validation frame: uploaded straight from the datasets folder, never copied. */
 const HIVE_FRAME = path.resolve(
@@ -49,7 +50,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
     engineOk = engine.ok;
     if (!engineOk)
       console.warn(`[console e2e] engine unavailable (${engine.why}): processing checks skipped`);
-    const { startConsoleServer } = await import('./console-support.ts');
+    const { startConsoleServer } = await import('../support/console.ts');
     server = await startConsoleServer({}, engineOk);
     browser = await launchBrowser();
   });
@@ -314,7 +315,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
   });
 
   it('lets an admin search files, export users and compare two groups', async () => {
-    const owner = await createUserDirect(server, { locations: ['Apiary North'] });
+    const owner = await createUser(server, { locations: ['Apiary North'] });
     // Grouping works over the signed-in user's own processed files: give the admin some too.
     const adminRow: unknown = await server.app
       .db('users')
@@ -334,11 +335,11 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console flows in Chromium', () => {
       bees(30, 2, 6),
       bees(35, 1, 7),
     ].entries()) {
-      await insertFile(server, owner.id, {
+      await createFile(server, owner.id, {
         original_name: `owner-upload-${i}.png`,
         location: 'Warehouse 4',
       });
-      await insertFile(server, admin.id, {
+      await createFile(server, admin.id, {
         original_name: `hive-${i < 2 ? 'strong' : 'weak'}-colony-entrance-recording-${i}.mp4`,
         kind: 'video',
         format: 'mp4',

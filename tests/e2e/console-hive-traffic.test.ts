@@ -14,9 +14,6 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEntranceVideo } from '../../fixtures/index.ts';
-import { engineAvailable } from '../integration/files-helpers.ts';
-import { createUserDirect } from '../integration/server-helpers.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
 import {
   ADMIN,
   analysedOnServer,
@@ -28,7 +25,10 @@ import {
   settled,
   signInThroughUi,
   startConsoleServer,
-} from './console-support.ts';
+} from '../support/console.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { createUser } from '../support/factories/index.ts';
+import type { TestServer } from '../support/server.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok) console.warn(`[console-hive-traffic] engine unavailable (${ENGINE.why}): skipped`);
@@ -99,7 +99,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-hive-e2e-'));
     server = await startConsoleServer({}, true);
     browser = await launchBrowser();
-    user = await createUserDirect(server, { locations: ['Apiary North'] });
+    user = await createUser(server, { locations: ['Apiary North'] });
   }, 300_000);
 
   afterAll(async () => {
@@ -122,8 +122,12 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
       name: 'Frame of first-visit.mp4 with the entrance drawn over it',
     });
     await frame.waitFor();
+    // The still is decoded from the video on first use: on a loaded machine, past the 1 s a poll
+    // waits by default.
     await expect
-      .poll(() => frame.evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .poll(() => frame.evaluate((img: HTMLImageElement) => img.naturalWidth), {
+        timeout: 20_000,
+      })
       .toBeGreaterThan(0);
     await dragHandle(p, /^Entrance end 1/, [0.05, 0.5]);
     await dragHandle(p, /^Entrance end 2/, [0.95, 0.5]);

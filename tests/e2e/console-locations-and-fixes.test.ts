@@ -9,9 +9,6 @@ import path from 'node:path';
 import knexFactory from 'knex';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserDirect } from '../integration/server-helpers.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
-import { insertFile } from '../integration/files-helpers.ts';
 import {
   CHROMIUM_AVAILABLE,
   launchBrowser,
@@ -20,7 +17,9 @@ import {
   screenshot,
   signInThroughUi,
   startConsoleServer,
-} from './console-support.ts';
+} from '../support/console.ts';
+import { createFile, createUser } from '../support/factories/index.ts';
+import type { TestServer } from '../support/server.ts';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -53,7 +52,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('issue 44 console fixes in Chromium', () =>
     locations: string[] = [],
     viewport?: { width: number; height: number },
   ): Promise<{ page: Page; id: number }> => {
-    const user = await createUserDirect(server, { locations });
+    const user = await createUser(server, { locations });
     const { page } = await newPage(browser, server.url, viewport);
     await signInThroughUi(page, user.email, user.password);
     return { page, id: user.id };
@@ -78,7 +77,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('issue 44 console fixes in Chromium', () =>
     await p.getByRole('button', { name: 'Add Location' }).click();
     await p.getByRole('alert').getByText('You already have a hive location called').waitFor();
 
-    await insertFile(server, id, { original_name: 'north.png', location: 'Apiary North' });
+    await createFile(server, id, { original_name: 'north.png', location: 'Apiary North' });
     await p.getByRole('link', { name: 'File Upload' }).click();
     await p.getByRole('link', { name: 'Hive Locations' }).click();
     const list = p.getByRole('list', { name: 'Your hive locations' });
@@ -121,7 +120,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('issue 44 console fixes in Chromium', () =>
 
   it('deletes a file from its page after a confirmation', async () => {
     const { page: p, id } = await signedIn(['Apiary North']);
-    const fileId = await insertFile(server, id, {
+    const fileId = await createFile(server, id, {
       original_name: 'to-delete.png',
       media: fs.readFileSync(mediaFixtures().picture),
     });
@@ -250,7 +249,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('issue 44 console fixes in Chromium', () =>
 
   it('shows the whole "Assigned" badge on a phone', async () => {
     const { page: p, id } = await signedIn(['Apiary North'], PHONE);
-    await insertFile(server, id, { original_name: 'a-rather-long-entrance-file-name.png' });
+    await createFile(server, id, { original_name: 'a-rather-long-entrance-file-name.png' });
     await p.goto('/file-grouping');
     await p
       .getByRole('combobox', { name: 'Assign a-rather-long-entrance-file-name.png to' })

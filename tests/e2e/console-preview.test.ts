@@ -1,7 +1,7 @@
 /**
  * The detail page's preview in Chromium at 1280 and 390 px: a real 1600 px preview drawn by the
  * engine opens at full size in a dialog that Escape and its Close button shut, and the chart keeps
- * readable time ticks on a phone. Screenshots are saved (console-support.ts).
+ * readable time ticks on a phone. Screenshots are saved (tests/support/console.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,16 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPreview } from '../../engine/index.ts';
 import type { Detection } from '../../engine/index.ts';
 import { randomBeeScene, renderBeeScene } from '../../fixtures/index.ts';
-import { createUserDirect } from '../integration/server-helpers.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
-import { counts, insertFile } from '../integration/files-helpers.ts';
 import {
   CHROMIUM_AVAILABLE,
   launchBrowser,
   newPage,
   screenshot,
   signInThroughUi,
-} from './console-support.ts';
+} from '../support/console.ts';
+import { counts, createFile, createUser } from '../support/factories/index.ts';
+import type { TestServer } from '../support/server.ts';
 
 /** A 3840x1080 bee scene drawn into a 1600x450 preview by the engine, boxes on every bee. */
 async function previewJpeg(): Promise<Buffer> {
@@ -59,17 +58,17 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('preview zoom and phone chart in Chromium',
   let clipId = 0;
 
   beforeAll(async () => {
-    const { startConsoleServer } = await import('./console-support.ts');
+    const { startConsoleServer } = await import('../support/console.ts');
     server = await startConsoleServer({}, false);
     browser = await launchBrowser();
-    user = await createUserDirect(server, { role: 'USER', locations: ['Apiary North'] });
+    user = await createUser(server, { role: 'USER', locations: ['Apiary North'] });
     const jpeg = await previewJpeg();
     const previewName = `${'cd'.repeat(16)}.jpg`;
     for (const dir of ['previews', 'honeybee-previews']) {
       fs.mkdirSync(path.join(server.dataDir, dir), { recursive: true });
       fs.writeFileSync(path.join(server.dataDir, dir, previewName), jpeg);
     }
-    clipId = await insertFile(server, user.id, {
+    clipId = await createFile(server, user.id, {
       original_name: 'entrance-20s.mp4',
       kind: 'video',
       counts: counts({ bee: 9, pollen: 3 }),

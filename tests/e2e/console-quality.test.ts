@@ -1,20 +1,19 @@
 /**
  * The quality grade on the file detail page, in Chromium at 1280 and 390 px (issue 42, item 6):
  * a result graded uncertain says why above its figures, one graded good says so quietly, one
- * analysed before grades says nothing. Screenshots are saved (console-support.ts).
+ * analysed before grades says nothing. Screenshots are saved (tests/support/console.ts).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserDirect } from '../integration/server-helpers.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
-import { counts, frames, insertFile } from '../integration/files-helpers.ts';
 import {
   CHROMIUM_AVAILABLE,
   launchBrowser,
   newPage,
   screenshot,
   signInThroughUi,
-} from './console-support.ts';
+} from '../support/console.ts';
+import { counts, createFile, createUser, frames } from '../support/factories/index.ts';
+import type { TestServer } from '../support/server.ts';
 
 const REASON = 'Bees look much larger than in our training footage; counts may be off.';
 
@@ -25,10 +24,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('quality grade on the detail page in Chromi
   const ids: Record<'uncertain' | 'good' | 'older', number> = { uncertain: 0, good: 0, older: 0 };
 
   beforeAll(async () => {
-    const { startConsoleServer } = await import('./console-support.ts');
+    const { startConsoleServer } = await import('../support/console.ts');
     server = await startConsoleServer({}, false);
     browser = await launchBrowser();
-    user = await createUserDirect(server, { role: 'USER', locations: ['Apiary North'] });
+    user = await createUser(server, { role: 'USER', locations: ['Apiary North'] });
     const summary = (quality?: object) =>
       JSON.stringify({
         durationS: 0,
@@ -43,7 +42,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('quality grade on the detail page in Chromi
         ...(quality ? { quality } : {}),
       });
     const photo = (name: string, quality?: object) =>
-      insertFile(server, user.id, {
+      createFile(server, user.id, {
         original_name: name,
         counts: counts({ bee: 7 }),
         frames: frames([4], { bee: 7 }),

@@ -2,21 +2,26 @@
  * The detail and comparison screens say what their figures are, in Chromium at 1280 and 390 px:
  * a 30 s clip with one unique worker but 2-4 honeybees on screen per frame, and a comparison of
  * a photo and a long video against 4 insects that gives no verdict; a summary CSV of files ticked
- * in the list; a Researcher's hornet alert switch. Screenshots are saved (console-support.ts).
+ * in the list; a Researcher's hornet alert switch. Screenshots are saved (tests/support/console.ts).
  */
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserDirect, grant } from '../integration/server-helpers.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
-import { counts, frames, insertFile } from '../integration/files-helpers.ts';
 import {
   CHROMIUM_AVAILABLE,
   launchBrowser,
   newPage,
   screenshot,
   signInThroughUi,
-} from './console-support.ts';
+} from '../support/console.ts';
+import {
+  counts,
+  createFile,
+  createUser,
+  frames,
+  grantProduct,
+} from '../support/factories/index.ts';
+import type { TestServer } from '../support/server.ts';
 
 const WIDTHS = [1280, 390] as const;
 
@@ -28,10 +33,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
   let waspless = 0;
 
   beforeAll(async () => {
-    const { startConsoleServer } = await import('./console-support.ts');
+    const { startConsoleServer } = await import('../support/console.ts');
     server = await startConsoleServer({}, false);
     browser = await launchBrowser();
-    user = await createUserDirect(server, { role: 'USER', locations: ['Apiary North'] });
+    user = await createUser(server, { role: 'USER', locations: ['Apiary North'] });
     const summary = {
       durationS: 30,
       width: 1280,
@@ -54,7 +59,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
       counts: counts({ bee: [2, 3, 4, 3][i % 4]! }),
       beeCoveragePct: 1.5,
     }));
-    clipId = await insertFile(server, user.id, {
+    clipId = await createFile(server, user.id, {
       original_name: 'entrance-30s.mp4',
       kind: 'video',
       counts: counts({ bee: 1 }),
@@ -63,7 +68,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
     });
     // A model without a wasp class, for a user without the Researcher plan: each missing count
     // says why it is missing.
-    waspless = await insertFile(server, user.id, {
+    waspless = await createFile(server, user.id, {
       original_name: 'no-wasp-model.png',
       counts: counts({ bee: 4, wasp: null, hornet: null }),
       frames: frames([2]),
@@ -75,18 +80,18 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
       }),
     });
     // Group one: a photo at 19.5 % and a 79-frame video at 0.1 %; group two: 4 insects.
-    await insertFile(server, user.id, {
+    await createFile(server, user.id, {
       original_name: 'photo-19pct.png',
       counts: counts({ bee: 12, pollen: 1 }),
       frames: frames([19.5]),
     });
-    await insertFile(server, user.id, {
+    await createFile(server, user.id, {
       original_name: 'video-79-frames.mp4',
       kind: 'video',
       counts: counts({ bee: 20, pollen: 2 }),
       frames: frames(Array.from({ length: 79 }, () => 0.1)),
     });
-    await insertFile(server, user.id, {
+    await createFile(server, user.id, {
       original_name: 'few-a.png',
       counts: counts({ bee: 1, pollen: 2 }),
       frames: frames([3]),
@@ -97,7 +102,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
         beeCoveragePct: 3,
       }),
     });
-    await insertFile(server, user.id, {
+    await createFile(server, user.id, {
       original_name: 'few-b.png',
       counts: counts({ pollen: 1 }),
       frames: frames([2]),
@@ -178,7 +183,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
   });
 
   it('lets a Researcher turn hornet alert e-mails off', async () => {
-    await grant(server, user.email, 'Researcher', '2999-12-31');
+    await grantProduct(server, user.email, 'Researcher', '2999-12-31');
     const p = await signedInPage();
     await p.goto('/beeplans');
     const toggle = p.getByLabel('E-mail me when a hornet is seen');

@@ -22,9 +22,6 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEntranceVideo } from '../../fixtures/index.ts';
-import { engineAvailable } from '../integration/files-helpers.ts';
-import { createUserDirect } from '../integration/server-helpers.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
 import {
   analysedOnServer,
   CHROMIUM_AVAILABLE,
@@ -36,7 +33,10 @@ import {
   settled,
   signInThroughUi,
   startConsoleServer,
-} from './console-support.ts';
+} from '../support/console.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { createUser } from '../support/factories/index.ts';
+import type { TestServer } from '../support/server.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok) console.warn(`[console-screens-agree] engine unavailable (${ENGINE.why}): skipped`);
@@ -113,7 +113,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('screens that agree (issue 57
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-screens-e2e-'));
     server = await startConsoleServer({}, true);
     browser = await launchBrowser();
-    user = await createUserDirect(server, { locations: ['Apiary North'] });
+    user = await createUser(server, { locations: ['Apiary North'] });
   }, 300_000);
 
   afterAll(async () => {

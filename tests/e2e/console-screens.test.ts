@@ -4,9 +4,6 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../integration/server-helpers.ts';
-import { createUserDirect } from '../integration/server-helpers.ts';
-import { frames, insertFile } from '../integration/files-helpers.ts';
 import {
   ADMIN,
   CHROMIUM_AVAILABLE,
@@ -18,7 +15,9 @@ import {
   settled,
   signInThroughUi,
   startConsoleServer,
-} from './console-support.ts';
+} from '../support/console.ts';
+import { createFile, createLocation, createUser, frames } from '../support/factories/index.ts';
+import type { TestServer } from '../support/server.ts';
 
 const OPEN = [
   '/login',
@@ -60,10 +59,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console screens', () => {
       .where({ email: ADMIN.email })
       .first('id');
     const adminId = (adminRow as { id: number }).id;
-    const other = await createUserDirect(server, { locations: ['Apiary North'] });
-    await server.app
-      .db('locations')
-      .insert({ user_id: adminId, name: 'Apiary North', position: 0 });
+    const other = await createUser(server, { locations: ['Apiary North'] });
+    await createLocation(server, { userId: adminId, name: 'Apiary North' });
     const frameRows = frames([18, 21, 24, 20, 19, 23]).map((f, i) => ({
       ...f,
       counts: {
@@ -74,24 +71,24 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('console screens', () => {
         hornet: null,
       },
     }));
-    fileId = await insertFile(server, adminId, {
+    fileId = await createFile(server, adminId, {
       original_name: 'north-hive-morning-entrance-activity.mp4',
       kind: 'video',
       format: 'mp4',
       counts: { bee: 42, pollen: 9, drone: 3, wasp: null, hornet: null },
       frames: frameRows,
     });
-    await insertFile(server, adminId, {
+    await createFile(server, adminId, {
       original_name: 'queued-clip.mp4',
       kind: 'video',
       status: 'QUEUED',
     });
-    await insertFile(server, adminId, {
+    await createFile(server, adminId, {
       original_name: 'blurry.jpg',
       status: 'FAILED',
       status_reason: 'The picture could not be decoded.',
     });
-    await insertFile(server, other.id, { original_name: 'south-hive.png' });
+    await createFile(server, other.id, { original_name: 'south-hive.png' });
   });
 
   afterAll(async () => {

@@ -12,9 +12,6 @@ import type { Page } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBeeScene, writeBeeImage, writeBeeVideo } from '../../fixtures/index.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
-import { createUserDirect, signIn } from '../integration/server-helpers.ts';
-import { insertFile } from '../integration/files-helpers.ts';
 import {
   ADMIN,
   CHROMIUM_AVAILABLE,
@@ -25,7 +22,10 @@ import {
   signInThroughUi,
   startConsoleServer,
   uploadPhotoAs,
-} from './console-support.ts';
+} from '../support/console.ts';
+import { createCorrectedFrame, createFile, createUser } from '../support/factories/index.ts';
+import { signIn } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots46';
 
@@ -82,7 +82,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
   beforeAll(async () => {
     server = await startConsoleServer();
     browser = await launchBrowser();
-    user = await createUserDirect(server, { locations: ['Apiary North'] });
+    user = await createUser(server, { locations: ['Apiary North'] });
   }, 240_000);
 
   afterAll(async () => {
@@ -230,31 +230,26 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
     await context.close();
   }, 120_000);
   it('a hive with 5 corrected frames shows its accuracy on its page and on its files', async () => {
-    const owner = await createUserDirect(server, { locations: ['Orchard Hill'] });
+    const owner = await createUser(server, { locations: ['Orchard Hill'] });
     const box = (x: number) => ({ x, y: 10, width: 20, height: 20 });
     let lastFile = 0;
     // Five frames, 2 insects each; the model missed one insect on one frame: 10 % off, 90 % found.
     for (let i = 0; i < 5; i += 1) {
-      const now = new Date().toISOString();
-      lastFile = await insertFile(server, owner.id, {
+      lastFile = await createFile(server, owner.id, {
         original_name: `orchard-${i}.png`,
         location: 'Orchard Hill',
       });
-      await server.app.db('corrected_frames').insert({
-        file_id: lastFile,
-        frame_index: 0,
-        time_s: 0,
-        still_name: `${String(i + 1).padStart(2, '0')}${'b'.repeat(30)}.jpg`,
+      await createCorrectedFrame(server, {
+        fileId: lastFile,
+        stillName: `${String(i + 1).padStart(2, '0')}${'b'.repeat(30)}.jpg`,
         width: 320,
         height: 240,
-        labels_json: JSON.stringify([box(0), box(50)].map((b) => ({ cls: 'bee', box: b }))),
-        model_json: JSON.stringify(
-          (i === 0 ? [box(0)] : [box(0), box(50)]).map((b) => ({ cls: 'bee', score: 0.9, box: b })),
-        ),
-        author_id: owner.id,
-        reviewed: false,
-        created_at: now,
-        updated_at: now,
+        labels: [box(0), box(50)].map((b) => ({ cls: 'bee', box: b })),
+        model: (i === 0 ? [box(0)] : [box(0), box(50)]).map((b) => ({
+          cls: 'bee',
+          score: 0.9,
+          box: b,
+        })),
       });
     }
     const sentence =
@@ -308,7 +303,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor in Chromium', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-editor-video-'));
     const { file } = await writeBeeVideo(path.join(dir, 'walk.mp4'), { seconds: 1, fps: 10 });
     const zero = { bee: 2, pollen: 0, drone: 0, wasp: null, hornet: null };
-    const fileId = await insertFile(server, user.id, {
+    const fileId = await createFile(server, user.id, {
       kind: 'video',
       format: 'mp4',
       original_name: 'walk.mp4',

@@ -11,20 +11,20 @@ import path from 'node:path';
 import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
-import type { TestServer } from '../integration/server-helpers.ts';
-import { createUserDirect } from '../integration/server-helpers.ts';
 import {
   CHROMIUM_AVAILABLE,
-  SCREENSHOT_DIR,
   launchBrowser,
   newPage,
   newPhonePage,
   screenshot,
+  SCREENSHOT_DIR,
   setTheme,
   signInThroughUi,
   startConsoleServer,
   uploadPhotoAs,
-} from './console-support.ts';
+} from '../support/console.ts';
+import { createUser } from '../support/factories/index.ts';
+import type { TestServer } from '../support/server.ts';
 
 interface Point {
   x: number;
@@ -156,7 +156,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('frame editor on a phone, and drawing boxes
   beforeAll(async () => {
     server = await startConsoleServer();
     browser = await launchBrowser();
-    user = await createUserDirect(server, { locations: ['Apiary South'] });
+    user = await createUser(server, { locations: ['Apiary South'] });
     photo = await uploadPhoto(7);
   }, 240_000);
 

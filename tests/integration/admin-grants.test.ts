@@ -3,15 +3,9 @@
 // a clear refusal for every bad request, which changes nothing.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import {
-  DB_KINDS,
-  createUserDirect,
-  dbAvailable,
-  signIn,
-  signedInClient,
-  useTestServer,
-} from './server-helpers.ts';
-import type { TestClient } from './server-helpers.ts';
+import { createUser, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, signIn, useTestServer } from '../support/server.ts';
+import type { TestClient } from '../support/server.ts';
 
 const MB = 1024 * 1024;
 
@@ -22,7 +16,7 @@ describe.each(DB_KINDS)('admin grants on %s', (kind) => {
 
     /** A user with a signed-in client, for what their plan gives them. */
     const member = async () => {
-      const user = await createUserDirect(t.server);
+      const user = await createUser(t.server, { locations: [] });
       const client = t.client();
       await signIn(client, user.email, user.password);
       const limit = async () =>
@@ -38,7 +32,7 @@ describe.each(DB_KINDS)('admin grants on %s', (kind) => {
         .filter((r) => r[7] === userId);
 
     it('grants a product from today to an end date, and the plan applies at once', async () => {
-      const { client: admin } = await signedInClient(t.server, 'ADMIN');
+      const { client: admin } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
       const user = await member();
       expect((await user.limit()).max_file_size).toBe(10 * MB);
       const res = await admin.post(`/api/admin/users/${user.id}/products`, {
@@ -63,7 +57,7 @@ describe.each(DB_KINDS)('admin grants on %s', (kind) => {
     });
 
     it('extends a grant to a later end date, and refuses an earlier one', async () => {
-      const { client: admin } = await signedInClient(t.server, 'ADMIN');
+      const { client: admin } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
       const user = await member();
       const { id } = (
         await admin.post(`/api/admin/users/${user.id}/products`, {
@@ -90,7 +84,7 @@ describe.each(DB_KINDS)('admin grants on %s', (kind) => {
     });
 
     it('revokes a grant: ended yesterday, inactive today, its history kept', async () => {
-      const { client: admin } = await signedInClient(t.server, 'ADMIN');
+      const { client: admin } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
       const user = await member();
       const { id } = (
         await admin.post(`/api/admin/users/${user.id}/products`, {
@@ -114,7 +108,7 @@ describe.each(DB_KINDS)('admin grants on %s', (kind) => {
     });
 
     it('revoking a grant that starts today or later removes it', async () => {
-      const { client: admin } = await signedInClient(t.server, 'ADMIN');
+      const { client: admin } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
       const user = await member();
       const { id } = (
         await admin.post(`/api/admin/users/${user.id}/products`, {
@@ -132,7 +126,7 @@ describe.each(DB_KINDS)('admin grants on %s', (kind) => {
     });
 
     it('refuses bad grants with a reason per field, and grants nothing', async () => {
-      const { client: admin } = await signedInClient(t.server, 'ADMIN');
+      const { client: admin } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
       const user = await member();
       const refused = async (
         path: string,

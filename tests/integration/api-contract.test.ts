@@ -24,9 +24,9 @@ import type { HistoryPoint as ServerPoint } from '../../server/locations/history
 import type { trafficDetail } from '../../server/locations/traffic.ts';
 import type { HistoryPoint as ConsolePoint } from '../../console/src/lib/history.ts';
 import type { FileTraffic as ConsoleTraffic } from '../../console/src/lib/traffic.ts';
-import type { TestServer } from './server-helpers.ts';
-import { DB_KINDS, dbAvailable, startTestServer } from './server-helpers.ts';
-import { counts, frames, insertFile, userWithLocations } from './files-helpers.ts';
+import { counts, createFile, frames, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, startTestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 type Doc = ReturnType<typeof openApiDocument>;
 
@@ -256,8 +256,8 @@ describe.each(DB_KINDS)('the server’s answers follow the contract on %s', (kin
     };
 
     it('file detail and traffic: a processed video, a picture and a queued file', async () => {
-      const { client, id } = await userWithLocations(server);
-      const video = await insertFile(server, id, {
+      const { client, id } = await signedInUser(server);
+      const video = await createFile(server, id, {
         original_name: 'entrance.mp4',
         kind: 'video',
         format: 'mp4',
@@ -265,8 +265,8 @@ describe.each(DB_KINDS)('the server’s answers follow the contract on %s', (kin
         frames: frames([1, 2, 3], { bee: 2 }),
         summary_json: JSON.stringify(videoSummary()),
       });
-      const picture = await insertFile(server, id, { counts: counts({ bee: 2 }) });
-      const queued = await insertFile(server, id, { status: 'QUEUED', counts: null, frames: null });
+      const picture = await createFile(server, id, { counts: counts({ bee: 2 }) });
+      const queued = await createFile(server, id, { status: 'QUEUED', counts: null, frames: null });
       for (const file of [video, picture, queued]) {
         const res = await client.get(`/api/files/${file}`);
         expect(res.status).toBe(200);
@@ -282,13 +282,13 @@ describe.each(DB_KINDS)('the server’s answers follow the contract on %s', (kin
     });
 
     it('history: points with and without traffic, and a range', async () => {
-      const { client, id } = await userWithLocations(server);
-      await insertFile(server, id, {
+      const { client, id } = await signedInUser(server);
+      await createFile(server, id, {
         kind: 'video',
         format: 'mp4',
         summary_json: JSON.stringify(videoSummary()),
       });
-      await insertFile(server, id, {
+      await createFile(server, id, {
         summary_json: JSON.stringify(videoSummary({ durationS: 0, traffic: undefined })),
       });
       const list = (await client.get('/api/locations')).json<Answer<'GET /api/locations'>>();
@@ -305,7 +305,7 @@ describe.each(DB_KINDS)('the server’s answers follow the contract on %s', (kin
     });
 
     it('errors: one body with the contract’s code, its fields and its message', async () => {
-      const { client } = await userWithLocations(server);
+      const { client } = await signedInUser(server);
       const list = (await client.get('/api/locations')).json<Answer<'GET /api/locations'>>();
       const loc = list.locations[0]!.id;
       const bad = await client.get(

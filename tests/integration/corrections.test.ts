@@ -11,9 +11,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomBeeScene, writeBeeImage, writeBeeVideo } from '../../fixtures/index.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
 import { sweepRetention } from '../../server/files/retention.ts';
+import { engineAvailable } from '../support/engine.ts';
+import {
+  counts,
+  createCorrectedFrame,
+  createFile,
+  frames,
+  signedInUser,
+} from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 interface Box {
   x: number;
@@ -50,8 +57,8 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
   const runDb = it.skipIf(!dbAvailable(kind));
 
   run('opens a photo frame, refuses junk, saves labels as the photo counts', async () => {
-    const owner = await userWithLocations(t.server);
-    const id = await insertFile(t.server, owner.id, {
+    const owner = await signedInUser(t.server);
+    const id = await createFile(t.server, owner.id, {
       media: photo,
       counts: counts({ bee: 4 }),
       frames: frames([1], { bee: 4 }),
@@ -134,13 +141,13 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
     expect(wasp.status).toBe(400);
 
     // Someone else: not found. An admin: may confirm it unchanged, which marks it reviewed.
-    const stranger = await userWithLocations(t.server);
+    const stranger = await signedInUser(t.server);
     expect((await stranger.client.get(`/api/files/${id}/frames/0`)).status).toBe(404);
     const strangerSave = await stranger.client.request('PUT', `/api/files/${id}/frames/0`, {
       json: { labels },
     });
     expect(strangerSave.status).toBe(404);
-    const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+    const admin = await signedInUser(t.server, { role: 'ADMIN' });
     const reviewed = await admin.client.request('PUT', `/api/files/${id}/frames/0`, {
       json: { labels: body.labels },
     });
@@ -154,8 +161,8 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
   });
 
   runDb('an erased video offers only the frames corrected before', async () => {
-    const owner = await userWithLocations(t.server);
-    const id = await insertFile(t.server, owner.id, {
+    const owner = await signedInUser(t.server);
+    const id = await createFile(t.server, owner.id, {
       kind: 'video',
       format: 'mp4',
       media_deleted_at: new Date().toISOString(),
@@ -169,12 +176,12 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
     const gone = await owner.client.get(`/api/files/${id}/frames/1`);
     expect(gone.status).toBe(404);
     expect(gone.json<{ message: string }>().message).toContain('retention');
-    const queued = await insertFile(t.server, owner.id, { status: 'QUEUED' });
+    const queued = await createFile(t.server, owner.id, { status: 'QUEUED' });
     expect((await owner.client.get(`/api/files/${queued}/frames/0`)).status).toBe(409);
   });
 
   runDb('consent is off by default, records its time, and can be revoked', async () => {
-    const { client } = await userWithLocations(t.server);
+    const { client } = await signedInUser(t.server);
     const before = (await client.get('/api/account/training-consent')).json<{ consent: boolean }>();
     expect(before).toMatchObject({ consent: false, consent_at: null, revoked_at: null });
     const on = await client.post('/api/account/training-consent', { consent: true });
@@ -194,24 +201,14 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
   });
 
   runDb('a hive shows its accuracy from five corrected frames on', async () => {
-    const owner = await userWithLocations(t.server, { locations: ['Orchard Hill'] });
+    const owner = await signedInUser(t.server, { locations: ['Orchard Hill'] });
     const box = (x: number) => ({ x, y: 0, width: 10, height: 10 });
     const insertCorrection = async (labels: number[], model: number[]) => {
-      const id = await insertFile(t.server, owner.id, { location: 'Orchard Hill' });
-      const now = new Date().toISOString();
-      await t.server.app.db('corrected_frames').insert({
-        file_id: id,
-        frame_index: 0,
-        time_s: 0,
-        still_name: `${String(id).padStart(32, '0')}.jpg`,
-        width: 640,
-        height: 480,
-        labels_json: JSON.stringify(labels.map((x) => ({ cls: 'bee', box: box(x) }))),
-        model_json: JSON.stringify(model.map((x) => ({ cls: 'bee', score: 0.9, box: box(x) }))),
-        author_id: owner.id,
-        reviewed: false,
-        created_at: now,
-        updated_at: now,
+      const id = await createFile(t.server, owner.id, { location: 'Orchard Hill' });
+      await createCorrectedFrame(t.server, {
+        fileId: id,
+        labels: labels.map((x) => ({ cls: 'bee', box: box(x) })),
+        model: model.map((x) => ({ cls: 'bee', score: 0.9, box: box(x) })),
       });
       return id;
     };
@@ -242,7 +239,7 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
       sentence: string;
     }>();
     expect(byId.sentence).toBe(five.sentence);
-    const stranger = await userWithLocations(t.server);
+    const stranger = await signedInUser(t.server);
     expect((await stranger.client.get(`/api/locations/${orchard.id}/accuracy`)).status).toBe(404);
   });
   runDb('a corrected video frame keeps its still past retention only with consent', async () => {
@@ -250,7 +247,7 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
     fs.mkdirSync(stills, { recursive: true });
     const day = 24 * 3600_000;
     const correctedVideo = async (userId: number, name: string) => {
-      const id = await insertFile(t.server, userId, {
+      const id = await createFile(t.server, userId, {
         kind: 'video',
         format: 'mp4',
         media_deleted_at: new Date().toISOString(),
@@ -258,25 +255,17 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
       });
       fs.writeFileSync(path.join(stills, name), photo);
       fs.writeFileSync(path.join(stills, name.replace('.jpg', '.json')), '{}');
-      const now = new Date().toISOString();
-      await t.server.app.db('corrected_frames').insert({
-        file_id: id,
-        frame_index: 1,
-        time_s: 0.2,
-        still_name: name,
-        width: 640,
-        height: 480,
-        labels_json: JSON.stringify([{ cls: 'bee', box: { x: 1, y: 1, width: 20, height: 20 } }]),
-        model_json: '[]',
-        author_id: userId,
-        reviewed: false,
-        created_at: now,
-        updated_at: now,
+      await createCorrectedFrame(t.server, {
+        fileId: id,
+        frameIndex: 1,
+        timeS: 0.2,
+        stillName: name,
+        labels: [{ cls: 'bee', box: { x: 1, y: 1, width: 20, height: 20 } }],
       });
       return id;
     };
-    const without = await userWithLocations(t.server);
-    const withConsent = await userWithLocations(t.server);
+    const without = await signedInUser(t.server);
+    const withConsent = await signedInUser(t.server);
     await withConsent.client.post('/api/account/training-consent', { consent: true });
     const gone = await correctedVideo(without.id, `${'c'.repeat(32)}.jpg`);
     const kept = await correctedVideo(withConsent.id, `${'d'.repeat(32)}.jpg`);
@@ -309,10 +298,10 @@ describe.each(DB_KINDS)('corrected frames on %s', (kind) => {
   run(
     'corrects a sampled frame of a kept video: that frame\u2019s counts change, not the tracks',
     async () => {
-      const owner = await userWithLocations(t.server);
+      const owner = await signedInUser(t.server);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-corrections-video-'));
       const { file } = await writeBeeVideo(path.join(dir, 'walk.mp4'), { seconds: 1, fps: 10 });
-      const id = await insertFile(t.server, owner.id, {
+      const id = await createFile(t.server, owner.id, {
         kind: 'video',
         format: 'mp4',
         media: fs.readFileSync(file),

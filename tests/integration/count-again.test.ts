@@ -12,10 +12,15 @@ import { sweepRetention } from '../../server/files/retention.ts';
 import { typed } from '../../server/db.ts';
 import type { FileRow, StoredSummary } from '../../server/files/file-row.ts';
 import { startWorker } from '../../server/queue/worker.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import type { TestClient } from './server-helpers.ts';
-import { counts, insertFile, userWithLocations } from './files-helpers.ts';
 import { analysisResult } from '../support/analysis.ts';
+import {
+  counts,
+  createCorrectedFrame,
+  createFile,
+  signedInUser,
+} from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
+import type { TestClient } from '../support/server.ts';
 
 const T0 = '2026-05-04T08:00:00.000Z';
 const HOUR = 3_600_000;
@@ -111,7 +116,7 @@ describe.each(DB_KINDS)('count again on %s', (kind) => {
       counts: index === 3 ? counts({ bee: 2, pollen: 1 }) : counts({ bee: 4 }),
       beeCoveragePct: 3,
     }));
-    const id = await insertFile(t.server, userId, {
+    const id = await createFile(t.server, userId, {
       kind: 'video',
       format: 'mp4',
       original_name: 'entrance.mp4',
@@ -134,20 +139,15 @@ describe.each(DB_KINDS)('count again on %s', (kind) => {
       created_at: at,
       updated_at: at,
     });
-    await t.server.app.db('corrected_frames').insert({
-      file_id: id,
-      frame_index: 3,
-      time_s: 0.6,
-      still_name: 'a'.repeat(32) + '.jpg',
-      width: 640,
-      height: 480,
-      labels_json: JSON.stringify(CORRECTED),
-      model_json: '[]',
-      author_id: userId,
-      edited_by: userId,
-      reviewed: false,
-      created_at: at,
-      updated_at: at,
+    await createCorrectedFrame(t.server, {
+      fileId: id,
+      frameIndex: 3,
+      timeS: 0.6,
+      stillName: 'a'.repeat(32) + '.jpg',
+      labels: CORRECTED,
+      authorId: userId,
+      editedBy: userId,
+      at,
     });
     return id;
   }
@@ -168,7 +168,7 @@ describe.each(DB_KINDS)('count again on %s', (kind) => {
   /** A user with a processed video at "Apiary North", whose entrance is then set; the clock at T0 + 1 h. */
   async function setUp() {
     clock.set(T0);
-    const { client, id: userId } = await userWithLocations(t.server);
+    const { client, id: userId } = await signedInUser(t.server);
     const video = await processedVideo(userId);
     const loc = await locationId(client, 'Apiary North');
     const entrance = (y: number) =>
@@ -247,7 +247,7 @@ describe.each(DB_KINDS)('count again on %s', (kind) => {
 
   run('a video whose retention time has passed is not queued again', async () => {
     clock.set(T0);
-    const { client, id: userId } = await userWithLocations(t.server);
+    const { client, id: userId } = await signedInUser(t.server);
     const video = await processedVideo(userId);
     const loc = await locationId(client, 'Apiary North');
     await client.request('PUT', `/api/locations/${loc}/entrance`, {

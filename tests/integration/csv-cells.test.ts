@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { StoredSummary } from '../../server/files/file-row.ts';
-import type { TestClient } from './server-helpers.ts';
-import { DB_KINDS, dbAvailable, signedInClient, useTestServer } from './server-helpers.ts';
-import { counts, frames, insertFile, userWithLocations } from './files-helpers.ts';
+import { counts, createFile, frames, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
+import type { TestClient } from '../support/server.ts';
 
 const STARTS = ['=', '+', '-', '@', '\t', '\r'];
 const PAYLOAD = "2+5*cmd|' -c calc'!A0.jpg";
@@ -88,12 +88,12 @@ describe.each(DB_KINDS)('CSV cells on %s', (kind) => {
   const run = it.skipIf(!dbAvailable(kind));
 
   run('every CSV route escapes text cells that start like a formula', async () => {
-    const owner = await userWithLocations(t.server, { locations: ['Warehouse 4'] });
+    const owner = await signedInUser(t.server, { locations: ['Warehouse 4'] });
     const names = STARTS.map((s) => `${s}${PAYLOAD}`);
     const ids: number[] = [];
     for (const name of names) {
       ids.push(
-        await insertFile(t.server, owner.id, {
+        await createFile(t.server, owner.id, {
           original_name: name,
           description: `${name} description`,
           location: 'Warehouse 4',
@@ -114,7 +114,7 @@ describe.each(DB_KINDS)('CSV cells on %s', (kind) => {
       expect(row!.bees_in).toBe('1');
     }
     // The batch summary, by its owner and by an administrator.
-    const { client: admin } = await signedInClient(t.server, 'ADMIN');
+    const { client: admin } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
     for (const client of [owner.client, admin]) {
       const rows = await csvRecords(client, `/api/files/summary.csv?ids=${ids.join(',')}`);
       expect(rows.map((r) => r.file)).toEqual(escaped);
@@ -130,7 +130,7 @@ describe.each(DB_KINDS)('CSV cells on %s', (kind) => {
     }
 
     // The users export: names (and an e-mail address) of every start.
-    const users = await Promise.all(names.map(() => userWithLocations(t.server)));
+    const users = await Promise.all(names.map(() => signedInUser(t.server)));
     for (const [i, u] of users.entries())
       await t.server.app.db('users').where('id', u.id).update({ name: names[i] });
     const dashEmail = `-${users[0]!.email}`;

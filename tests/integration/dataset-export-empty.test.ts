@@ -1,14 +1,15 @@
 // The console's training export with nothing to export (issue 57): a 409 that says so, never an
 // empty tar, on SQLite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
-import { DB_KINDS, dbAvailable, signedInClient, useTestServer } from './server-helpers.ts';
+import { signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 describe.each(DB_KINDS)('training export with nothing consented on %s', (kind) => {
   describe.skipIf(!dbAvailable(kind))('', () => {
     const t = useTestServer(kind);
 
     it('answers 409 "No consented corrected frames yet" instead of an empty tar', async () => {
-      const { client: admin } = await signedInClient(t.server, 'ADMIN');
+      const { client: admin } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
       for (const [query, message] of [
         ['', 'No consented corrected frames yet'],
         ['?reviewed_only=1', 'No reviewed consented corrected frames yet'],

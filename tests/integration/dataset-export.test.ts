@@ -14,8 +14,9 @@ import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
 import { exportDataset } from '../../server/corrections/export.ts';
 import { SITE_KEY_FILE, siteHash, siteKey } from '../../server/corrections/site-key.ts';
 import type { Manifest } from '../../server/corrections/export.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { counts, createFile, frames, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CLI = path.join(ROOT, 'bin/hivesight.mjs');
@@ -40,8 +41,8 @@ describe.each(DB_KINDS)('dataset export on %s', (kind) => {
   const run = it.skipIf(!dbAvailable(kind) || !engine.ok);
 
   run('exports consenting users\u2019 frames only, and eval runs on the export', async () => {
-    const owner = await userWithLocations(t.server, { locations: ['Apiary North'] });
-    const id = await insertFile(t.server, owner.id, {
+    const owner = await signedInUser(t.server, { locations: ['Apiary North'] });
+    const id = await createFile(t.server, owner.id, {
       media: photo,
       location: 'Apiary North',
       counts: counts({ bee: 1 }),
@@ -103,7 +104,7 @@ describe.each(DB_KINDS)('dataset export on %s', (kind) => {
     expect(
       (await exportTo('reviewed-before', true)).frames.filter((f) => f.boxes === 5),
     ).toHaveLength(0);
-    const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+    const admin = await signedInUser(t.server, { role: 'ADMIN' });
     const review = await admin.client.request('PUT', `/api/files/${id}/frames/0`, {
       json: { labels: saved.json<{ labels: unknown }>().labels },
     });
@@ -125,8 +126,8 @@ describe.each(DB_KINDS)('dataset export on %s', (kind) => {
   it.skipIf(kind !== 'sqlite' || !engine.ok)(
     'hivesight dataset export writes the frame and hivesight eval scores the export',
     async () => {
-      const owner = await userWithLocations(t.server, { locations: ['Orchard Hill'] });
-      const id = await insertFile(t.server, owner.id, { media: photo, location: 'Orchard Hill' });
+      const owner = await signedInUser(t.server, { locations: ['Orchard Hill'] });
+      const id = await createFile(t.server, owner.id, { media: photo, location: 'Orchard Hill' });
       await owner.client.get(`/api/files/${id}/frames/0`);
       const saved = await owner.client.request('PUT', `/api/files/${id}/frames/0`, {
         json: { labels: truth.map((box) => ({ cls: 'bee', box })) },

@@ -4,8 +4,8 @@
  * its CSV and the admin file search; it used to be a 500 ("Invalid time value").
  */
 import { describe, expect, it } from 'vitest';
-import { DB_KINDS, dbAvailable, signedInClient, useTestServer } from './server-helpers.ts';
-import { userWithLocations } from './files-helpers.ts';
+import { signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 interface ErrorBody {
   error: { code: string; message: string; fields?: Record<string, string> };
@@ -24,7 +24,7 @@ describe.each(DB_KINDS)('impossible days on %s', (kind) => {
   const run = it.skipIf(!dbAvailable(kind));
 
   run('the location history and its CSV answer 400 naming the day', async () => {
-    const { client } = await userWithLocations(t.server, { locations: ['Warehouse 4'] });
+    const { client } = await signedInUser(t.server, { locations: ['Warehouse 4'] });
     const loc = (await client.get('/api/locations')).json<{ locations: Array<{ id: number }> }>()
       .locations[0]!.id;
     for (const path of ['history', 'history.csv']) {
@@ -43,7 +43,7 @@ describe.each(DB_KINDS)('impossible days on %s', (kind) => {
   });
 
   run('the admin file search answers 400 with the reason for each day', async () => {
-    const { client } = await signedInClient(t.server, 'ADMIN');
+    const { client } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
     const search = (start_date: string, end_date: string) =>
       client.post('/api/search-results-files', { start_date, end_date });
     const bad = await search('2026-13-01', '2026-12-32');

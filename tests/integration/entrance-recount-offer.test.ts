@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StoredSummary } from '../../server/files/file-row.ts';
-import { DB_KINDS, dbAvailable, signedInClient, useTestServer } from './server-helpers.ts';
-import type { TestClient } from './server-helpers.ts';
-import { insertFile, userWithLocations } from './files-helpers.ts';
+import { createFile, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
+import type { TestClient } from '../support/server.ts';
 
 const LINE = {
   kind: 'line' as const,
@@ -70,10 +70,10 @@ describe.each(DB_KINDS)('the entrance editor’s re-count offer and clean frames
   const run = it.skipIf(!dbAvailable(kind));
 
   run('lists the videos that count again, the uploads left, and clean stills', async () => {
-    const { client, id } = await userWithLocations(t.server);
+    const { client, id } = await signedInUser(t.server);
     const loc = await locationId(client, 'Apiary North');
-    const video = (name: string, extra: Parameters<typeof insertFile>[2] = {}) =>
-      insertFile(t.server, id, {
+    const video = (name: string, extra: Parameters<typeof createFile>[2] = {}) =>
+      createFile(t.server, id, {
         original_name: name,
         kind: 'video',
         format: 'mp4',
@@ -101,7 +101,7 @@ describe.each(DB_KINDS)('the entrance editor’s re-count offer and clean frames
       }),
     });
     const queued = await video('queued.mp4', { status: 'QUEUED' });
-    await insertFile(t.server, id, { original_name: 'photo.png' });
+    await createFile(t.server, id, { original_name: 'photo.png' });
     await t.server.app.db('jobs').insert({
       file_id: kept,
       priority: 0,
@@ -144,12 +144,12 @@ describe.each(DB_KINDS)('the entrance editor’s re-count offer and clean frames
   run(
     'answers upload dates and descriptions of the owner’s files, all files for admins',
     async () => {
-      const owner = await userWithLocations(t.server);
-      const a = await insertFile(t.server, owner.id, {
+      const owner = await signedInUser(t.server);
+      const a = await createFile(t.server, owner.id, {
         description: 'Morning, after rain',
         created_at: '2026-06-01T06:30:00.000Z',
       });
-      const b = await insertFile(t.server, owner.id, { description: 'Evening' });
+      const b = await createFile(t.server, owner.id, { description: 'Evening' });
       const facts = await owner.client.get(`/api/files/upload-facts?ids=${a},${b},999999`);
       expect(facts.status).toBe(200);
       const files = facts.json<{ files: Array<{ id: number; description: string }> }>().files;
@@ -161,10 +161,10 @@ describe.each(DB_KINDS)('the entrance editor’s re-count offer and clean frames
         files: [{ uploaded_at: '2026-06-01T06:30:00.000+00:00' }, {}],
       });
 
-      const stranger = await userWithLocations(t.server);
+      const stranger = await signedInUser(t.server);
       const none = await stranger.client.get(`/api/files/upload-facts?ids=${a}`);
       expect(none.json()).toEqual({ files: [] });
-      const { client: admin } = await signedInClient(t.server, 'ADMIN');
+      const { client: admin } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
       const all = await admin.get(`/api/files/upload-facts?ids=${a}`);
       expect(all.json<{ files: unknown[] }>().files).toHaveLength(1);
 

@@ -5,9 +5,9 @@
  * still the location's entrance until its owner redraws it.
  */
 import { describe, expect, it } from 'vitest';
-import type { TestClient } from './server-helpers.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { userWithLocations } from './files-helpers.ts';
+import { signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
+import type { TestClient } from '../support/server.ts';
 
 interface ErrorBody {
   error: { code: string; message: string; fields?: Record<string, string> };
@@ -33,7 +33,7 @@ describe.each(DB_KINDS)('entrance shape on %s', (kind) => {
   const run = it.skipIf(!dbAvailable(kind));
 
   run('refuses a polygon that crosses itself or encloses no area, naming the problem', async () => {
-    const { client } = await userWithLocations(t.server, { locations: ['Warehouse 4'] });
+    const { client } = await signedInUser(t.server, { locations: ['Warehouse 4'] });
     const { url } = await entranceUrl(client);
     const cases: Array<[number[][], string]> = [
       [
@@ -71,7 +71,7 @@ describe.each(DB_KINDS)('entrance shape on %s', (kind) => {
   });
 
   run('a crossed polygon saved before the rule is still read back as the entrance', async () => {
-    const { client } = await userWithLocations(t.server, { locations: ['Orchard'] });
+    const { client } = await signedInUser(t.server, { locations: ['Orchard'] });
     const { id, url } = await entranceUrl(client);
     await t.server.app
       .db('locations')

@@ -4,8 +4,8 @@
  * 404 through every route that takes a file id (admins excepted).
  */
 import { describe, expect, it } from 'vitest';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { counts, frames, insertFile, userWithLocations } from './files-helpers.ts';
+import { counts, createFile, frames, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/;
 
@@ -15,10 +15,10 @@ describe.each(DB_KINDS)('file routes on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'lists the user\u2019s own files newest first as positional records',
     async () => {
-      const { client, id, email } = await userWithLocations(t.server);
-      const other = await userWithLocations(t.server);
-      await insertFile(t.server, other.id, { original_name: 'theirs.png' });
-      const older = await insertFile(t.server, id, {
+      const { client, id, email } = await signedInUser(t.server);
+      const other = await signedInUser(t.server);
+      await createFile(t.server, other.id, { original_name: 'theirs.png' });
+      const older = await createFile(t.server, id, {
         original_name: 'old.mp4',
         kind: 'video',
         status: 'PROCESSED',
@@ -26,7 +26,7 @@ describe.each(DB_KINDS)('file routes on %s', (kind) => {
         status_time: '2025-01-01T10:05:00.000Z',
         media_deleted_at: '2025-01-02T10:05:00.000Z',
       });
-      const newer = await insertFile(t.server, id, {
+      const newer = await createFile(t.server, id, {
         original_name: 'new.png',
         location: 'Warehouse 4',
         created_at: '2025-02-01T10:00:00.000Z',
@@ -61,8 +61,8 @@ describe.each(DB_KINDS)('file routes on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'answers detail JSON with counts, frames and research classes per plan',
     async () => {
-      const { client, id } = await userWithLocations(t.server);
-      const fileId = await insertFile(t.server, id, {
+      const { client, id } = await signedInUser(t.server);
+      const fileId = await createFile(t.server, id, {
         counts: counts({ bee: 3, pollen: 1, hornet: 2 }),
         frames: frames([12.5], { bee: 3, pollen: 1, hornet: 2 }),
       });
@@ -84,9 +84,9 @@ describe.each(DB_KINDS)('file routes on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'streams media with its content type and honours Range',
     async () => {
-      const { client, id } = await userWithLocations(t.server);
+      const { client, id } = await signedInUser(t.server);
       const bytes = Buffer.from('0123456789abcdef');
-      const fileId = await insertFile(t.server, id, { kind: 'video', format: 'mp4', media: bytes });
+      const fileId = await createFile(t.server, id, { kind: 'video', format: 'mp4', media: bytes });
       const full = await client.get(`/api/files/${fileId}/media`);
       expect(full.status).toBe(200);
       expect(full.headers.get('content-type')).toBe('video/mp4');
@@ -101,8 +101,8 @@ describe.each(DB_KINDS)('file routes on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'answers 409 for the report of a file not processed yet',
     async () => {
-      const { client, id } = await userWithLocations(t.server);
-      const queued = await insertFile(t.server, id, {
+      const { client, id } = await signedInUser(t.server);
+      const queued = await createFile(t.server, id, {
         kind: 'video',
         status: 'QUEUED',
         counts: null,
@@ -110,7 +110,7 @@ describe.each(DB_KINDS)('file routes on %s', (kind) => {
       const res = await client.get(`/api/files/${queued}/report.csv`);
       expect(res.status).toBe(409);
       expect(res.json<{ message: string }>().message).toMatch(/not ready yet/);
-      const failed = await insertFile(t.server, id, {
+      const failed = await createFile(t.server, id, {
         kind: 'video',
         status: 'FAILED',
         status_reason: 'The video is corrupt.',
@@ -125,10 +125,10 @@ describe.each(DB_KINDS)('file routes on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'hides another user\u2019s file behind a 404 on every route; admins see it',
     async () => {
-      const owner = await userWithLocations(t.server);
-      const stranger = await userWithLocations(t.server);
-      const admin = await userWithLocations(t.server, { role: 'ADMIN' });
-      const fileId = await insertFile(t.server, owner.id, {
+      const owner = await signedInUser(t.server);
+      const stranger = await signedInUser(t.server);
+      const admin = await signedInUser(t.server, { role: 'ADMIN' });
+      const fileId = await createFile(t.server, owner.id, {
         original_name: 'private.png',
         media: Buffer.from('png-bytes'),
         preview_name: null,

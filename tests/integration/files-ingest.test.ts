@@ -12,8 +12,8 @@ import type { FileEngine } from '../../server/files/engine.ts';
 import { ingestFile, ingestStore } from '../../server/files/ingest.ts';
 import { ensureMediaDirs, generatedName, mediaDirs } from '../../server/files/storage.ts';
 import { typed } from '../../server/db.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { userWithLocations } from './files-helpers.ts';
+import { signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 const VIDEO: MediaInfo = {
   kind: 'video',
@@ -37,7 +37,7 @@ describe.each(DB_KINDS)('ingestFile on %s', (kind) => {
     const app = t.server.app;
     const dirs = mediaDirs(app.config.dataDir);
     await ensureMediaDirs(dirs);
-    const { id: userId } = await userWithLocations(t.server);
+    const { id: userId } = await signedInUser(t.server);
     const incoming = path.join(dirs.incoming, generatedName());
     fs.writeFileSync(incoming, 'video');
     const store = ingestStore(app, {

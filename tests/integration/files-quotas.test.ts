@@ -7,10 +7,10 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { FREE_QUOTA, PRODUCT_QUOTAS } from '../../server/files/quotas.ts';
-import type { TestClient } from './server-helpers.ts';
-import { DB_KINDS, dbAvailable, grant, useTestServer } from './server-helpers.ts';
-import type { TestServer } from './server-helpers.ts';
-import { engineAvailable, insertFile, userWithLocations } from './files-helpers.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { createFile, grantProduct, signedInUser, uploadFile } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
+import type { TestClient, TestServer } from '../support/server.ts';
 
 const MB = 1024 * 1024;
 const ENGINE = await engineAvailable();
@@ -45,12 +45,8 @@ async function testPicture(): Promise<Buffer> {
 }
 
 function uploadPicture(client: TestClient, bytes: number | Buffer = 1024) {
-  const form = new FormData();
-  form.append('file_description', 'entrance');
-  form.append('location', 'Apiary North');
   const data = typeof bytes === 'number' ? new Uint8Array(bytes) : new Uint8Array(bytes);
-  form.append('file_data', new Blob([data]), 'hive.png');
-  return client.request('POST', '/api/upload_docs/', { body: form });
+  return uploadFile(client, { name: 'hive.png', data });
 }
 
 describe.each(DB_KINDS)('upload quotas on %s', (kind) => {
@@ -58,7 +54,7 @@ describe.each(DB_KINDS)('upload quotas on %s', (kind) => {
     const t = useTestServer(kind, { env: { ANALYSIS_THREAD: 'false' } });
 
     it("refuses a Free user's upload past the daily count with 429 until midnight UTC", async () => {
-      const { client, id } = await userWithLocations(t.server);
+      const { client, id } = await signedInUser(t.server);
       await counted(t.server, id, FREE_QUOTA.uploadsPerDay);
       const res = await uploadPicture(client);
       expect(res.status).toBe(429);
@@ -71,14 +67,14 @@ describe.each(DB_KINDS)('upload quotas on %s', (kind) => {
       expect(body.error.code).toBe('RATE_LIMITED');
       expect(body.message).toMatch(/daily limit\. Please wait \d+ (hours|minutes?|seconds?)/);
       // Yesterday's uploads do not count.
-      const other = await userWithLocations(t.server);
+      const other = await signedInUser(t.server);
       await counted(t.server, other.id, FREE_QUOTA.uploadsPerDay, day(-1));
       expect((await uploadPicture(other.client)).status).not.toBe(429);
     });
 
     it('a Premium user has a larger daily count', async () => {
-      const { client, id, email } = await userWithLocations(t.server);
-      await grant(t.server, email, 'Bees Premium Subscription', '2099-12-31');
+      const { client, id, email } = await signedInUser(t.server);
+      await grantProduct(t.server, email, 'Bees Premium Subscription', '2099-12-31');
       await counted(t.server, id, FREE_QUOTA.uploadsPerDay);
       // Past the quota check, the content check refuses these bytes (not a picture).
       expect((await uploadPicture(client)).status).toBe(415);
@@ -88,8 +84,8 @@ describe.each(DB_KINDS)('upload quotas on %s', (kind) => {
     });
 
     it('refuses a file that does not fit the storage cap with 413; erased videos free room', async () => {
-      const { client, id } = await userWithLocations(t.server);
-      await insertFile(t.server, id, { size_bytes: FREE_QUOTA.storageBytes - 2 * MB });
+      const { client, id } = await signedInUser(t.server);
+      await createFile(t.server, id, { size_bytes: FREE_QUOTA.storageBytes - 2 * MB });
       const res = await uploadPicture(client, 3 * MB);
       expect(res.status).toBe(413);
       expect(res.headers.get('retry-after')).toBeNull(); // pictures are kept
@@ -99,7 +95,7 @@ describe.each(DB_KINDS)('upload quotas on %s', (kind) => {
       );
       // A processed video is erased 24 h after processing, and that frees the room.
       const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
-      await insertFile(t.server, id, {
+      await createFile(t.server, id, {
         kind: 'video',
         format: 'mp4',
         size_bytes: 8 * MB,
@@ -128,7 +124,7 @@ describe.each(DB_KINDS)('upload quotas on %s', (kind) => {
     });
 
     it('a deleted upload still counts for the day', async () => {
-      const { client } = await userWithLocations(t.server);
+      const { client } = await signedInUser(t.server);
       const picture = await testPicture();
       const first = await uploadPicture(client, picture);
       expect(first.status, first.text).toBe(201);

@@ -7,11 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FileRow } from '../../server/files/file-row.ts';
-import { fileRecord, PG_STORED, searchRecord, STORED } from '../../server/files/file-record.ts';
+import { fileRecord, searchRecord } from '../../server/files/file-record.ts';
 import { recordsJson } from '../../server/files/file-lists-repository.ts';
+import { PG_STORED, STORED } from '../../server/files/file-record.ts';
 import { typed } from '../../server/db.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { insertFile, userWithLocations } from './files-helpers.ts';
+import { createFile, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 const LIST_ORDER = 'files.created_at desc, files.id desc';
 
@@ -41,7 +42,7 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
   }
 
   it.skipIf(!dbAvailable(kind))('equal the JavaScript records, in the same order', async () => {
-    const owner = await userWithLocations(t.server);
+    const owner = await signedInUser(t.server);
     const names = [
       'plain.png',
       'quote " and \\ backslash.mp4',
@@ -51,7 +52,7 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
     ];
     const statuses = ['PROCESSED', 'FAILED', 'QUEUED', 'PROCESSING', 'UPLOADED'] as const;
     for (const [i, name] of names.entries()) {
-      await insertFile(t.server, owner.id, {
+      await createFile(t.server, owner.id, {
         original_name: name,
         status: statuses[i],
         location: i % 2 ? 'Warehouse 4' : 'Apiary "North"',
@@ -89,7 +90,7 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.json()).toEqual(rows.map((r) => fileRecord(r)));
 
-    const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+    const admin = await signedInUser(t.server, { role: 'ADMIN' });
     const found = await admin.client.post('/api/search-results-files', {
       start_date: '2025-05-01',
       end_date: '2025-05-06',
@@ -103,7 +104,7 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'keep the sort order over hundreds of rows inserted out of order',
     async () => {
-      const owner = await userWithLocations(t.server);
+      const owner = await signedInUser(t.server);
       // A fixed shuffle of 400 times over 40 days, a quarter of them repeated (ties).
       let seed = 7;
       const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
@@ -132,7 +133,7 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
       const list = await owner.client.post('/api/get-uploaded-files-list/', {});
       expect(list.json()).toEqual(expectedRows.map((r) => fileRecord(r)));
 
-      const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+      const admin = await signedInUser(t.server, { role: 'ADMIN' });
       const found = await admin.client.post('/api/search-results-files', {
         start_date: '2025-04-01',
         end_date: '2025-05-12',
@@ -146,9 +147,9 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'follow every change to a file and to its owner (the databases store the parts)',
     async () => {
-      const owner = await userWithLocations(t.server);
-      const admin = await userWithLocations(t.server, { role: 'ADMIN' });
-      const id = await insertFile(t.server, owner.id, {
+      const owner = await signedInUser(t.server);
+      const admin = await signedInUser(t.server, { role: 'ADMIN' });
+      const id = await createFile(t.server, owner.id, {
         original_name: 'before.mp4',
         status: 'QUEUED',
         location: 'Apiary North',
@@ -186,7 +187,7 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
   );
 
   it.skipIf(!dbAvailable(kind))('answer [] for a user with no files', async () => {
-    const owner = await userWithLocations(t.server);
+    const owner = await signedInUser(t.server);
     const res = await owner.client.post('/api/get-uploaded-files-list/', {});
     expect(res.status).toBe(200);
     expect(res.json()).toEqual([]);
@@ -201,8 +202,8 @@ describe.each(DB_KINDS)('records built by %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'leave a timestamp not written by the server to the JavaScript path',
     async () => {
-      const owner = await userWithLocations(t.server);
-      await insertFile(t.server, owner.id, { status_time: '2025-05-01T09:30:00Z' });
+      const owner = await signedInUser(t.server);
+      await createFile(t.server, owner.id, { status_time: '2025-05-01T09:30:00Z' });
       expect(
         await recordsJson(
           t.server.app.db,

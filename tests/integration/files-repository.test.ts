@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { filesRepository } from '../../server/files/files-repository.ts';
 import type { FileStatus } from '../../server/files/file-row.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { insertFile, userWithLocations } from './files-helpers.ts';
+import { createFile, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 const T0 = new Date('2026-01-01T10:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -17,8 +17,8 @@ describe.each(DB_KINDS)('files repository on %s', (kind) => {
   const repo = () => filesRepository(t.server.app.db);
 
   async function video(status: FileStatus, extra: Record<string, unknown> = {}): Promise<number> {
-    const { id } = await userWithLocations(t.server);
-    return insertFile(t.server, id, {
+    const { id } = await signedInUser(t.server);
+    return createFile(t.server, id, {
       kind: 'video',
       status,
       counts: null,
@@ -96,8 +96,8 @@ describe.each(DB_KINDS)('files repository on %s', (kind) => {
     const failed = await video('FAILED', { status_time: old });
     const recent = await video('PROCESSED', { status_time: at(10_000).toISOString() });
     const queued = await video('QUEUED', { status_time: old });
-    const { id: owner } = await userWithLocations(t.server);
-    const picture = await insertFile(t.server, owner, { kind: 'image', status_time: old });
+    const { id: owner } = await signedInUser(t.server);
+    const picture = await createFile(t.server, owner, { kind: 'image', status_time: old });
 
     const found = (await repo().mediaDueForDeletion(at(5000))).map((r) => r.id);
     expect(found).toEqual(expect.arrayContaining([due, failed]));
@@ -120,10 +120,10 @@ describe.each(DB_KINDS)('files repository on %s', (kind) => {
   });
 
   it.skipIf(!dbAvailable(kind))('renames, counts and deletes by location', async () => {
-    const { id: owner } = await userWithLocations(t.server);
-    const a = await insertFile(t.server, owner, { location: 'Apiary North' });
-    await insertFile(t.server, owner, { location: 'Apiary North' });
-    await insertFile(t.server, owner, { location: 'Warehouse 4' });
+    const { id: owner } = await signedInUser(t.server);
+    const a = await createFile(t.server, owner, { location: 'Apiary North' });
+    await createFile(t.server, owner, { location: 'Apiary North' });
+    await createFile(t.server, owner, { location: 'Warehouse 4' });
     expect(await repo().countAtLocation(owner, 'Apiary North')).toBe(2);
     expect(await repo().renameLocation(owner, 'Apiary North', 'Apiary South')).toBe(2);
     expect(await repo().countAtLocation(owner, 'Apiary North')).toBe(0);

@@ -6,8 +6,8 @@ import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
 import { PG_STORED } from '../../server/files/file-record.ts';
 import { containsCondition, searchQuery } from '../../server/files/file-lists-repository.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { insertFile, userWithLocations } from './files-helpers.ts';
+import { createFile, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 const INDEX = 'files_search_lowercase_pg_index';
 
@@ -42,9 +42,9 @@ describe.each(DB_KINDS)('search index on %s', (kind) => {
         expect(found).toHaveLength(0);
         return;
       }
-      const { id } = await userWithLocations(t.server);
+      const { id } = await signedInUser(t.server);
       for (let i = 0; i < 50; i += 1)
-        await insertFile(t.server, id, { description: `pollen at hive ${i}` });
+        await createFile(t.server, id, { description: `pollen at hive ${i}` });
       await db.raw('VACUUM ANALYZE files');
       // Tiny tables are cheaper to scan whole, or to sort after any index; the question is
       // whether the index can serve.
@@ -79,9 +79,9 @@ describe.each(DB_KINDS)('search index on %s', (kind) => {
           'files_description_lower_trgm_index',
           'files_location_lower_trgm_index',
         ]);
-        const { id } = await userWithLocations(t.server);
+        const { id } = await signedInUser(t.server);
         for (let i = 0; i < 50; i += 1)
-          await insertFile(t.server, id, { description: `Pollen at hive ${i}` });
+          await createFile(t.server, id, { description: `Pollen at hive ${i}` });
         await db.raw('VACUUM ANALYZE files');
         // A bound pattern, as the search sends it: lower() is folded before planning.
         const plan = (
@@ -101,9 +101,9 @@ describe.each(DB_KINDS)('search index on %s', (kind) => {
       async () => {
         const db = t.server.app.db;
         if ((await db('pg_extension').where({ extname: 'pg_trgm' })).length === 0) return;
-        const { id } = await userWithLocations(t.server);
+        const { id } = await signedInUser(t.server);
         for (let i = 0; i < 60; i += 1) {
-          await insertFile(t.server, id, {
+          await createFile(t.server, id, {
             original_name: `f${i}.png`,
             description: `Swarmwatch ${i % 6} at the entrance`,
             location: i % 2 === 0 ? 'Orchard Row' : 'North Field',

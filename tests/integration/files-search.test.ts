@@ -4,8 +4,8 @@
  * files.
  */
 import { describe, expect, it } from 'vitest';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { insertFile, userWithLocations } from './files-helpers.ts';
+import { createFile, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 const search = (body: Record<string, string>) => ({
   start_date: '2025-03-01',
@@ -21,10 +21,10 @@ describe.each(DB_KINDS)('file search on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'filters by end-exclusive dates, keywords and location',
     async () => {
-      const admin = await userWithLocations(t.server, { role: 'ADMIN' });
-      const owner = await userWithLocations(t.server);
+      const admin = await signedInUser(t.server, { role: 'ADMIN' });
+      const owner = await signedInUser(t.server);
       const at = (day: string, name: string, description: string, location = 'Apiary North') =>
-        insertFile(t.server, owner.id, {
+        createFile(t.server, owner.id, {
           original_name: name,
           description,
           location,
@@ -40,7 +40,7 @@ describe.each(DB_KINDS)('file search on %s', (kind) => {
       );
       await at('2025-03-03', 'last.png', 'Entrance FRAME pollen', 'Warehouse 4');
       await at('2025-03-04', 'after.png', 'Brood frame pollen');
-      await insertFile(t.server, owner.id, {
+      await createFile(t.server, owner.id, {
         original_name: 'edge.png',
         description: 'edge',
         status_time: '2025-03-04T00:00:00.000Z',
@@ -89,10 +89,10 @@ describe.each(DB_KINDS)('file search on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'matches keywords and location whatever their case, with %, _ and \\ taken literally',
     async () => {
-      const admin = await userWithLocations(t.server, { role: 'ADMIN' });
-      const owner = await userWithLocations(t.server);
+      const admin = await signedInUser(t.server, { role: 'ADMIN' });
+      const owner = await signedInUser(t.server);
       const at = (name: string, description: string, location = 'Apiary North') =>
-        insertFile(t.server, owner.id, {
+        createFile(t.server, owner.id, {
           original_name: name,
           description,
           location,
@@ -128,8 +128,8 @@ describe.each(DB_KINDS)('file search on %s', (kind) => {
   );
 
   it.skipIf(!dbAvailable(kind))('validates dates and is for administrators only', async () => {
-    const admin = await userWithLocations(t.server, { role: 'ADMIN' });
-    const user = await userWithLocations(t.server);
+    const admin = await signedInUser(t.server, { role: 'ADMIN' });
+    const user = await signedInUser(t.server);
     expect((await user.client.post('/api/search-results-files', search({}))).status).toBe(403);
     expect((await t.server.client().post('/api/search-results-files', search({}))).status).toBe(
       401,
@@ -154,8 +154,8 @@ describe.each(DB_KINDS)('file search on %s', (kind) => {
   });
 
   it.skipIf(!dbAvailable(kind))('stays fast with 10,000 files', async () => {
-    const admin = await userWithLocations(t.server, { role: 'ADMIN' });
-    const owner = await userWithLocations(t.server);
+    const admin = await signedInUser(t.server, { role: 'ADMIN' });
+    const owner = await signedInUser(t.server);
     const rows = Array.from({ length: 10_000 }, (_, i) => {
       const day = `2024-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`;
       return {

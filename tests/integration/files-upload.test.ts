@@ -9,10 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import type { TestClient, TestServer } from './server-helpers.ts';
-import { DB_KINDS, dbAvailable, grant, useTestServer } from './server-helpers.ts';
 import { typed } from '../../server/db.ts';
-import { engineAvailable, userWithLocations } from './files-helpers.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { grantProduct, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
+import type { TestClient, TestServer } from '../support/server.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok)
@@ -85,7 +86,7 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'refuses missing fields with the spec\u2019s messages',
     async () => {
-      const { client } = await userWithLocations(t.server);
+      const { client } = await signedInUser(t.server);
       const res = await upload(client, { file_description: '   ', location: '' });
       expect(res.status).toBe(400);
       expect(res.json<UploadAnswer>().error?.fields).toEqual({
@@ -110,7 +111,7 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'refuses duplicated and extra fields and a second file',
     async () => {
-      const { client } = await userWithLocations(t.server);
+      const { client } = await signedInUser(t.server);
       const file = { name: 'a.png', data: Buffer.from('x') };
       expect(
         (await upload(client, { ...fields, location: ['Apiary North', 'Warehouse 4'] }, file))
@@ -129,7 +130,7 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'enforces the plan\u2019s size limit while streaming (413, nothing kept)',
     async () => {
-      const { client, email } = await userWithLocations(t.server);
+      const { client, email } = await signedInUser(t.server);
       const big = Buffer.alloc(10 * MB + 200 * 1024, 1);
       const res = await upload(client, fields, { name: 'big.mp4', data: big });
       expect(res.status).toBe(413);
@@ -139,7 +140,7 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
       expect(leftovers(t.server)).toEqual([]);
       expect(await fileCount()).toBe(0);
       // Premium raises the limit to 20 MB: the same file passes the size check (and fails on content).
-      await grant(t.server, email, 'Bees Premium Subscription', '2999-12-31');
+      await grantProduct(t.server, email, 'Bees Premium Subscription', '2999-12-31');
       const again = await upload(client, fields, { name: 'big.mp4', data: big });
       expect(again.status).not.toBe(413);
       expect(leftovers(t.server)).toEqual([]);
@@ -150,7 +151,7 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'stops a chunked upload of undeclared length at the limit',
     async () => {
-      const { client } = await userWithLocations(t.server);
+      const { client } = await signedInUser(t.server);
       const boundary = 'hsboundary123';
       const head = Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="file_description"\r\n\r\nx\r\n` +
@@ -196,7 +197,7 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
 
   describe.skipIf(!dbAvailable(kind) || !ENGINE.ok || !FFMPEG)('with the real engine', () => {
     it('refuses a text file named .jpg with 415 and a truncated video with 422', async () => {
-      const { client } = await userWithLocations(t.server);
+      const { client } = await signedInUser(t.server);
       const text = await upload(client, fields, {
         name: 'notes.jpg',
         data: Buffer.from('hello, I am text\n'.repeat(50)),
@@ -213,7 +214,7 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
     });
 
     it('analyses a picture in the request and answers it PROCESSED with counts', async () => {
-      const { client } = await userWithLocations(t.server);
+      const { client } = await signedInUser(t.server);
       const png = await makeMedia('png');
       const res = await upload(client, fields, { name: 'entrance.png', data: png });
       expect(res.status).toBe(201);
@@ -233,8 +234,8 @@ describe.each(DB_KINDS)('upload on %s', (kind) => {
     });
 
     it('queues a video and shows research columns to a Researcher', async () => {
-      const { client, email } = await userWithLocations(t.server);
-      await grant(t.server, email, 'Researcher', '2999-12-31');
+      const { client, email } = await signedInUser(t.server);
+      await grantProduct(t.server, email, 'Researcher', '2999-12-31');
       const mp4 = await makeMedia('mp4');
       const res = await upload(client, fields, { name: 'clip.mp4', data: mp4 });
       expect(res.status).toBe(201);

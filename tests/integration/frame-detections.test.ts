@@ -15,8 +15,9 @@ import { enqueueJob } from '../../server/queue/jobs-repository.ts';
 import { cachedFrameClip } from '../support/clip-cache.ts';
 import { HIVE_VAL_FRAMES, hiveFramePresent } from '../support/hive-frame.ts';
 import { waitFor } from '../support/wait.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { engineAvailable, insertFile, userWithLocations } from './files-helpers.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { createFile, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 interface FrameView {
   detections: Array<{ cls: string; score: number; box: object }>;
@@ -41,8 +42,8 @@ describe.each(DB_KINDS)('the frame editor opens what was counted, on %s', (kind)
         { tools: resolveMediaTools(), limits: { ...DEFAULT_LIMITS, timeoutMs: 600_000 } },
         { fps: 5 },
       );
-      const owner = await userWithLocations(t.server);
-      const id = await insertFile(t.server, owner.id, {
+      const owner = await signedInUser(t.server);
+      const id = await createFile(t.server, owner.id, {
         kind: 'video',
         format: 'mp4',
         media: fs.readFileSync(clip.file),

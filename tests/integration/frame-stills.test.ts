@@ -12,8 +12,9 @@ import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
 import { stillName, stillsDir, stillsMade } from '../../server/corrections/stills.ts';
 import { typed } from '../../server/db.ts';
 import type { FileRow } from '../../server/files/file-row.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { counts, createFile, frames, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 const engine = await engineAvailable();
 if (!engine.ok) console.warn(`[frame-stills] engine unavailable, tests skipped: ${engine.why}`);
@@ -34,9 +35,9 @@ describe.each(DB_KINDS)('frame stills on %s', (kind) => {
 
   /** A user with two photos; the first one's row and the path its still will have. */
   async function twoPhotos() {
-    const owner = await userWithLocations(t.server);
+    const owner = await signedInUser(t.server);
     const add = () =>
-      insertFile(t.server, owner.id, {
+      createFile(t.server, owner.id, {
         media: photo,
         counts: counts({ bee: 3 }),
         frames: frames([1], { bee: 3 }),
@@ -77,8 +78,8 @@ describe.each(DB_KINDS)('frame stills on %s', (kind) => {
     expect(stillsMade()).toBe(before);
     expect((await owner.client.get(`/api/files/${first}/frames/0`)).status).toBe(200);
     // Another user's limit is their own.
-    const other = await userWithLocations(t.server);
-    const theirs = await insertFile(t.server, other.id, {
+    const other = await signedInUser(t.server);
+    const theirs = await createFile(t.server, other.id, {
       media: photo,
       counts: counts({ bee: 3 }),
       frames: frames([1], { bee: 3 }),

@@ -3,8 +3,8 @@
  * straight into the database with known counts, so every number is checked by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { counts, frames, insertFile, userWithLocations } from './files-helpers.ts';
+import { counts, createFile, frames, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 interface Result {
   bee_group_one_percent: number | null;
@@ -45,27 +45,27 @@ describe.each(DB_KINDS)('compute-groups on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'computes the six fields on files and refuses a verdict on too few insects',
     async () => {
-      const { client, id, email } = await userWithLocations(t.server);
+      const { client, id, email } = await signedInUser(t.server);
       // Group one: a photo at 19.5 % coverage and a 79-frame video at 0.1 %: files are the
       // unit, so the group reads 9.8 %, not the 0.3 % a mean over frames gave.
-      const photo = await insertFile(t.server, id, {
+      const photo = await createFile(t.server, id, {
         original_name: 'a1.png',
         counts: counts({ bee: 1, pollen: 0 }),
         frames: frames([19.5]),
       });
-      const video = await insertFile(t.server, id, {
+      const video = await createFile(t.server, id, {
         original_name: 'a2.mp4',
         kind: 'video',
         counts: counts({ bee: 25, pollen: 1 }),
         frames: frames(Array.from({ length: 79 }, () => 0.1)),
       });
       // Group two: 4 insects, 3 with pollen (75 %). Referenced by name.
-      await insertFile(t.server, id, {
+      await createFile(t.server, id, {
         original_name: 'b1.png',
         counts: counts({ bee: 1, pollen: 3 }),
         frames: frames([5]),
       });
-      const b2 = await insertFile(t.server, id, { counts: counts(), frames: frames([1]) });
+      const b2 = await createFile(t.server, id, { counts: counts(), frames: frames([1]) });
       const res = await client.post('/api/compute-groups', {
         email_address: email,
         group_one: [rec(photo), rec(video)],
@@ -99,12 +99,12 @@ describe.each(DB_KINDS)('compute-groups on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'gives a verdict with a p-value when both groups have enough files and honeybees',
     async () => {
-      const { client, id } = await userWithLocations(t.server);
+      const { client, id } = await signedInUser(t.server);
       const group = async (pollen: number) => {
         const ids: number[] = [];
         for (let i = 0; i < 6; i++) {
           ids.push(
-            await insertFile(t.server, id, {
+            await createFile(t.server, id, {
               counts: counts({ bee: 20 + i, pollen, drone: 1 }),
               frames: frames([2 + i]),
             }),
@@ -129,9 +129,9 @@ describe.each(DB_KINDS)('compute-groups on %s', (kind) => {
   );
 
   it.skipIf(!dbAvailable(kind))('answers null where a ratio is undefined', async () => {
-    const { client, id } = await userWithLocations(t.server);
-    const a = await insertFile(t.server, id, { counts: counts(), frames: frames([0]) });
-    const b = await insertFile(t.server, id, {
+    const { client, id } = await signedInUser(t.server);
+    const a = await createFile(t.server, id, { counts: counts(), frames: frames([0]) });
+    const b = await createFile(t.server, id, {
       counts: counts({ bee: 3, drone: 1 }),
       frames: frames([2]),
     });
@@ -148,11 +148,11 @@ describe.each(DB_KINDS)('compute-groups on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'refuses empty groups, unprocessed, unknown and other users\u2019 files',
     async () => {
-      const owner = await userWithLocations(t.server);
-      const other = await userWithLocations(t.server);
-      const mine = await insertFile(t.server, owner.id);
-      const queued = await insertFile(t.server, owner.id, { status: 'QUEUED', kind: 'video' });
-      const theirs = await insertFile(t.server, other.id, { original_name: 'secret.png' });
+      const owner = await signedInUser(t.server);
+      const other = await signedInUser(t.server);
+      const mine = await createFile(t.server, owner.id);
+      const queued = await createFile(t.server, owner.id, { status: 'QUEUED', kind: 'video' });
+      const theirs = await createFile(t.server, other.id, { original_name: 'secret.png' });
 
       let res = await owner.client.post('/api/compute-groups', {
         group_one: [rec(mine)],
@@ -198,10 +198,10 @@ describe.each(DB_KINDS)('compute-groups on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'lets an administrator compare anyone\u2019s files; 401 when signed out',
     async () => {
-      const owner = await userWithLocations(t.server);
-      const admin = await userWithLocations(t.server, { role: 'ADMIN' });
-      const a = await insertFile(t.server, owner.id, { counts: counts({ bee: 1 }) });
-      const b = await insertFile(t.server, owner.id, { counts: counts({ pollen: 1 }) });
+      const owner = await signedInUser(t.server);
+      const admin = await signedInUser(t.server, { role: 'ADMIN' });
+      const a = await createFile(t.server, owner.id, { counts: counts({ bee: 1 }) });
+      const b = await createFile(t.server, owner.id, { counts: counts({ pollen: 1 }) });
       const res = await admin.client.post('/api/compute-groups', {
         group_one: [rec(a)],
         group_two: [rec(b)],

@@ -12,9 +12,16 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEntranceVideo } from '../../fixtures/index.ts';
 import type { StoredSummary } from '../../server/files/file-row.ts';
-import type { TestClient, TestServer } from './server-helpers.ts';
-import { DB_KINDS, dbAvailable, signedInClient, startTestServer } from './server-helpers.ts';
-import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
+import { engineAvailable } from '../support/engine.ts';
+import {
+  counts,
+  createFile,
+  frames,
+  signedInUser,
+  uploadFile,
+} from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, startTestServer } from '../support/server.ts';
+import type { TestClient, TestServer } from '../support/server.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok)
@@ -87,7 +94,7 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
     });
 
     it('gets, sets and clears a location entrance, for its owner and admins only', async () => {
-      const owner = await userWithLocations(server);
+      const owner = await signedInUser(server);
       const id = await locationId(owner.client, 'Apiary North');
       const url = `/api/locations/${id}/entrance`;
 
@@ -114,14 +121,14 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
           [0.4, 0.2],
         ],
       };
-      const other = await userWithLocations(server);
+      const other = await signedInUser(server);
       expect((await other.client.get(url)).status).toBe(404);
       expect((await other.client.request('PUT', url, { json: { entrance: polygon } })).status).toBe(
         404,
       );
       expect((await other.client.request('DELETE', url)).status).toBe(404);
 
-      const { client: admin } = await signedInClient(server, 'ADMIN');
+      const { client: admin } = await signedInUser(server, { role: 'ADMIN', locations: [] });
       const byAdmin = await admin.request('PUT', url, { json: { entrance: polygon } });
       expect(byAdmin.status).toBe(200);
       expect((await owner.client.get(url)).json<{ entrance: unknown }>().entrance).toEqual(polygon);
@@ -133,7 +140,7 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
     });
 
     it('refuses malformed entrances with a 400 naming the problem', async () => {
-      const { client } = await userWithLocations(server);
+      const { client } = await signedInUser(server);
       const url = `/api/locations/${await locationId(client, 'Warehouse 4')}/entrance`;
       const cases: Array<[unknown, RegExp]> = [
         [undefined, /kind.*points/],
@@ -189,8 +196,8 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
     });
 
     it('answers a video’s traffic in the file API, its report and summary CSVs', async () => {
-      const { client, id } = await userWithLocations(server);
-      const fileId = await insertFile(server, id, {
+      const { client, id } = await signedInUser(server);
+      const fileId = await createFile(server, id, {
         original_name: 'entrance.mp4',
         kind: 'video',
         format: 'mp4',
@@ -225,7 +232,7 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
       expect(row).toMatch(/,3,1$/);
 
       // Without traffic: no traffic field and empty CSV cells.
-      const plain = await insertFile(server, id, { kind: 'video', format: 'mp4' });
+      const plain = await createFile(server, id, { kind: 'video', format: 'mp4' });
       await server.app
         .db('files')
         .where({ id: plain })
@@ -238,7 +245,7 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
     });
 
     it('proposes the entrance kept with the latest video that has one, and names the file’s hive', async () => {
-      const { client, id } = await userWithLocations(server);
+      const { client, id } = await signedInUser(server);
       const loc = await locationId(client, 'Apiary North');
       const none = (await client.get(`/api/locations/${loc}/entrance/proposal`)).json<{
         proposal: unknown;
@@ -255,7 +262,7 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
           [0.4, 0.2],
         ] as Array<[number, number]>,
       };
-      const fileId = await insertFile(server, id, {
+      const fileId = await createFile(server, id, {
         original_name: 'busy.mp4',
         kind: 'video',
         format: 'mp4',
@@ -282,14 +289,14 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
         counted_with_entrance: false,
         media_kept: true,
       });
-      const stranger = await userWithLocations(server);
+      const stranger = await signedInUser(server);
       expect((await stranger.client.get(`/api/files/${fileId}/hive`)).status).toBe(404);
     });
 
     it('queues a video again to count it with the location’s new entrance, once per entrance', async () => {
-      const { client, id } = await userWithLocations(server);
+      const { client, id } = await signedInUser(server);
       const loc = await locationId(client, 'Apiary North');
-      const video = await insertFile(server, id, {
+      const video = await createFile(server, id, {
         original_name: 'before.mp4',
         kind: 'video',
         format: 'mp4',
@@ -342,18 +349,18 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
         .where({ id: video })
         .update({ media_deleted_at: new Date().toISOString() });
       await refused(/erased after processing/);
-      const picture = await insertFile(server, id, {});
+      const picture = await createFile(server, id, {});
       const res = await client.post(`/api/files/${picture}/count-again`);
       expect(res.json<ErrorBody>().error.message).toMatch(/Only videos/);
-      const stranger = await userWithLocations(server);
+      const stranger = await signedInUser(server);
       expect((await stranger.client.post(`/api/files/${video}/count-again`)).status).toBe(404);
     });
 
     it('serves the history of a location: one point per processed file at its recording time', async () => {
-      const { client, id } = await userWithLocations(server);
+      const { client, id } = await signedInUser(server);
       const loc = await locationId(client, 'Warehouse 4');
-      const add = (name: string, row: Parameters<typeof insertFile>[2]) =>
-        insertFile(server, id, { original_name: name, location: 'Warehouse 4', ...row });
+      const add = (name: string, row: Parameters<typeof createFile>[2]) =>
+        createFile(server, id, { original_name: name, location: 'Warehouse 4', ...row });
       // Uploaded on 3 June but recorded (container time) on 1 June.
       const withTraffic = await add('=traffic.mp4', {
         kind: 'video',
@@ -452,10 +459,10 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
         `${withTraffic},'=traffic.mp4,video,2026-06-01T08:00:00.000+00:00,container,90,10,6.67,3,1,2,1,2,0.67,30,10`,
       );
 
-      const stranger = await userWithLocations(server);
+      const stranger = await signedInUser(server);
       expect((await stranger.client.get(`/api/locations/${loc}/history`)).status).toBe(404);
       expect((await stranger.client.get(`/api/locations/${loc}/history.csv`)).status).toBe(404);
-      const { client: admin } = await signedInClient(server, 'ADMIN');
+      const { client: admin } = await signedInUser(server, { role: 'ADMIN', locations: [] });
       const asAdmin = await admin.get(`/api/locations/${loc}/history`);
       expect(asAdmin.json<{ points: unknown[] }>().points).toHaveLength(3);
     });
@@ -474,7 +481,7 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
     });
 
     it('counts bees in and out of an uploaded video against its location’s entrance', async () => {
-      const { client } = await userWithLocations(server);
+      const { client } = await signedInUser(server);
       const loc = await locationId(client, 'Apiary North');
       const put = await client.request('PUT', `/api/locations/${loc}/entrance`, {
         json: { entrance: LINE },
@@ -496,11 +503,11 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
         '-y', '-loglevel', 'error', '-i', raw, '-c', 'copy',
         '-metadata', 'creation_time=2026-06-01T06:30:00Z', stamped,
       ]); // prettier-ignore
-      const form = new FormData();
-      form.append('file_description', 'entrance traffic');
-      form.append('location', 'Apiary North');
-      form.append('file_data', new Blob([fs.readFileSync(stamped)]), 'entrance.mp4');
-      const up = await client.request('POST', '/api/upload_docs/', { body: form });
+      const up = await uploadFile(client, {
+        name: 'entrance.mp4',
+        data: fs.readFileSync(stamped),
+        description: 'entrance traffic',
+      });
       expect(up.status, up.text).toBe(201);
       const fileId = up.json<{ file: { id: number } }>().file.id;
 

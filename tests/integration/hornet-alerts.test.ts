@@ -15,15 +15,17 @@ import { typed } from '../../server/db.ts';
 import type { FileRow, StoredSummary } from '../../server/files/file-row.ts';
 import { ManualClock } from '../../server/clock.ts';
 import { alertHornets, hornetSighting } from '../../server/files/hornet-alerts.ts';
-import type { TestClient, TestServer } from './server-helpers.ts';
-import { DB_KINDS, dbAvailable, grant, startTestServer } from './server-helpers.ts';
+import { capturingMailer } from '../support/capture.ts';
+import { engineAvailable } from '../support/engine.ts';
 import {
-  captureMailer,
   counts,
-  engineAvailable,
-  insertFile,
-  userWithLocations,
-} from './files-helpers.ts';
+  createFile,
+  grantProduct,
+  signedInUser,
+  uploadFile,
+} from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, startTestServer } from '../support/server.ts';
+import type { TestClient, TestServer } from '../support/server.ts';
 
 const HORNET_PHOTO = path.resolve(
   import.meta.dirname,
@@ -56,7 +58,7 @@ describe('hornetSighting', () => {
 
 describe.each(DB_KINDS)('hornet alerts on %s', (kind) => {
   const clock = new ManualClock('2026-06-01T12:00:00.000Z');
-  const mailer = captureMailer();
+  const mailer = capturingMailer();
   let server: TestServer;
   beforeAll(async () => {
     if (dbAvailable(kind)) server = await startTestServer(kind, { clock, mailer });
@@ -71,7 +73,7 @@ describe.each(DB_KINDS)('hornet alerts on %s', (kind) => {
     location = 'Apiary North',
     hornetPreviewTimeS?: number,
   ) =>
-    insertFile(server, userId, {
+    createFile(server, userId, {
       kind: 'video',
       original_name: 'entrance.mp4',
       location,
@@ -82,9 +84,9 @@ describe.each(DB_KINDS)('hornet alerts on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'alerts a Researcher on a hornet that stays, naming the time; nobody else',
     async () => {
-      const researcher = await userWithLocations(server);
-      await grant(server, researcher.email, 'Researcher', '2999-12-31');
-      const free = await userWithLocations(server);
+      const researcher = await signedInUser(server);
+      await grantProduct(server, researcher.email, 'Researcher', '2999-12-31');
+      const free = await signedInUser(server);
       mailer.sent.length = 0;
       const brief = await clip(researcher.id, [track(1, [0.9, 0.9])]);
       expect(await alertHornets(server.app, brief)).toBe(false);
@@ -104,8 +106,8 @@ describe.each(DB_KINDS)('hornet alerts on %s', (kind) => {
   );
 
   it.skipIf(!dbAvailable(kind))('sends at most one alert per location per hour', async () => {
-    const researcher = await userWithLocations(server);
-    await grant(server, researcher.email, 'Researcher', '2999-12-31');
+    const researcher = await signedInUser(server);
+    await grantProduct(server, researcher.email, 'Researcher', '2999-12-31');
     mailer.sent.length = 0;
     const hornet = [track(0, [0.9, 0.9, 0.9])];
     expect(await alertHornets(server.app, await clip(researcher.id, hornet))).toBe(true);
@@ -125,8 +127,8 @@ describe.each(DB_KINDS)('hornet alerts on %s', (kind) => {
   });
 
   it.skipIf(!dbAvailable(kind))('sends none to a user who turned alerts off', async () => {
-    const researcher = await userWithLocations(server);
-    await grant(server, researcher.email, 'Researcher', '2999-12-31');
+    const researcher = await signedInUser(server);
+    await grantProduct(server, researcher.email, 'Researcher', '2999-12-31');
     const settings = async () =>
       (await researcher.client.get('/api/account/settings')).json<{ hornet_alerts: boolean }>();
     expect(await settings()).toEqual({ hornet_alerts: true });
@@ -145,7 +147,7 @@ describe.each(DB_KINDS)('hornet alerts on %s', (kind) => {
 });
 
 describe.skipIf(!ENGINE.ok || !dbAvailable('sqlite'))('a hornet clip through the worker', () => {
-  const mailer = captureMailer();
+  const mailer = capturingMailer();
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer('sqlite', { worker: true, mailer });
@@ -154,13 +156,8 @@ describe.skipIf(!ENGINE.ok || !dbAvailable('sqlite'))('a hornet clip through the
     await server?.stop();
   });
 
-  const upload = (client: TestClient, data: Buffer) => {
-    const form = new FormData();
-    form.append('file_description', 'Hornet at the entrance');
-    form.append('location', 'Apiary North');
-    form.append('file_data', new Blob([new Uint8Array(data)]), 'hornet.mp4');
-    return client.request('POST', '/api/upload_docs/', { body: form });
-  };
+  const upload = (client: TestClient, data: Buffer) =>
+    uploadFile(client, { name: 'hornet.mp4', data, description: 'Hornet at the entrance' });
 
   it('stores the hornet tracks and frame, and alerts exactly when a track persists', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-hornet-'));
@@ -170,8 +167,8 @@ describe.skipIf(!ENGINE.ok || !dbAvailable('sqlite'))('a hornet clip through the
       ...['-v', 'error', '-y', '-loop', '1', '-framerate', '5', '-t', '2', '-i', HORNET_PHOTO],
       ...['-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2', '-pix_fmt', 'yuv420p', clipPath],
     ]);
-    const researcher = await userWithLocations(server);
-    await grant(server, researcher.email, 'Researcher', '2999-12-31');
+    const researcher = await signedInUser(server);
+    await grantProduct(server, researcher.email, 'Researcher', '2999-12-31');
     const res = await upload(researcher.client, fs.readFileSync(clipPath));
     fs.rmSync(dir, { recursive: true, force: true });
     expect(res.status).toBe(201);

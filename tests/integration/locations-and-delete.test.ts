@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { insertFile, userWithLocations } from './files-helpers.ts';
+import { createFile, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 interface Entry {
   id: number;
@@ -21,10 +21,10 @@ describe.each(DB_KINDS)('hive locations and file deletion on %s', (kind) => {
   const run = it.skipIf(!dbAvailable(kind));
 
   run('adds, renames (files follow) and refuses to remove a used location', async () => {
-    const { client, id } = await userWithLocations(t.server, { locations: ['Apiary North'] });
-    const other = await userWithLocations(t.server, { locations: ['Apiary North'] });
-    await insertFile(t.server, id, { original_name: 'mine.png', location: 'Apiary North' });
-    await insertFile(t.server, other.id, { original_name: 'theirs.png' });
+    const { client, id } = await signedInUser(t.server, { locations: ['Apiary North'] });
+    const other = await signedInUser(t.server, { locations: ['Apiary North'] });
+    await createFile(t.server, id, { original_name: 'mine.png', location: 'Apiary North' });
+    await createFile(t.server, other.id, { original_name: 'theirs.png' });
 
     const added = await client.post('/api/locations', { name: '  Orchard Hill ' });
     expect(added.status).toBe(201);
@@ -75,7 +75,7 @@ describe.each(DB_KINDS)('hive locations and file deletion on %s', (kind) => {
   });
 
   run('a user with no locations can add one and then upload to it', async () => {
-    const { client } = await userWithLocations(t.server, { locations: [] });
+    const { client } = await signedInUser(t.server, { locations: [] });
     expect((await client.get('/api/locations')).json<{ locations: Entry[] }>().locations).toEqual(
       [],
     );
@@ -86,11 +86,11 @@ describe.each(DB_KINDS)('hive locations and file deletion on %s', (kind) => {
   });
 
   run('deletes a file with its job, media and preview; owner or admin only', async () => {
-    const owner = await userWithLocations(t.server);
-    const stranger = await userWithLocations(t.server);
-    const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+    const owner = await signedInUser(t.server);
+    const stranger = await signedInUser(t.server);
+    const admin = await signedInUser(t.server, { role: 'ADMIN' });
     const media = Buffer.from('not really a video');
-    const queued = await insertFile(t.server, owner.id, {
+    const queued = await createFile(t.server, owner.id, {
       original_name: 'queued.mp4',
       kind: 'video',
       status: 'QUEUED',
@@ -106,7 +106,7 @@ describe.each(DB_KINDS)('hive locations and file deletion on %s', (kind) => {
       fs.mkdirSync(path.dirname(copy), { recursive: true });
       fs.writeFileSync(copy, 'jpeg');
     }
-    const shown = await insertFile(t.server, owner.id, {
+    const shown = await createFile(t.server, owner.id, {
       original_name: 'kept-then-gone.png',
       preview_name: previewName,
       media,

@@ -9,10 +9,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { DB_KINDS, dbAvailable, grant, useTestServer } from './server-helpers.ts';
-import type { TestClient, TestServer } from './server-helpers.ts';
 import { typed } from '../../server/db.ts';
-import { counts, engineAvailable, frames, insertFile, userWithLocations } from './files-helpers.ts';
+import { engineAvailable } from '../support/engine.ts';
+import {
+  counts,
+  createFile,
+  frames,
+  grantProduct,
+  signedInUser,
+  uploadFile,
+} from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok) console.warn(`[plan-results] engine unavailable (${ENGINE.why}): upload skipped`);
@@ -20,17 +28,6 @@ const FFMPEG = fs.existsSync('/usr/bin/ffmpeg') ? '/usr/bin/ffmpeg' : null;
 
 const SUMMARY_HEADER =
   'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at,mean_bees_on_screen,peak_bees_on_screen,quality,bees_in,bees_out';
-
-function upload(
-  client: TestClient,
-  fields: Record<string, string>,
-  file: { name: string; data: Buffer },
-) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file_data', new Blob([new Uint8Array(file.data)]), file.name);
-  return client.request('POST', '/api/upload_docs/', { body: form });
-}
 
 /** What an upload left on disk (a refused one must leave nothing). */
 function leftovers(server: TestServer): string[] {
@@ -91,7 +88,7 @@ async function hornetClip(server: TestServer, userId: number): Promise<number> {
     counts: counts({ bee, pollen: i === 2 ? 1 : 0, hornet: 1, wasp: 2 }),
     beeCoveragePct: 1,
   }));
-  return insertFile(server, userId, {
+  return createFile(server, userId, {
     original_name: 'entrance.mp4',
     kind: 'video',
     counts: counts({ bee: 1, pollen: 1, hornet: 1, wasp: 2 }),
@@ -109,23 +106,27 @@ async function hornetClip(server: TestServer, userId: number): Promise<number> {
 
 describe.each(DB_KINDS)('plan rules on %s', (kind) => {
   const t = useTestServer(kind);
-  const fields = { file_description: 'Entrance', location: 'Apiary North' };
+  const fields = { description: 'Entrance', location: 'Apiary North' };
 
   it.skipIf(!dbAvailable(kind) || !ENGINE.ok || !FFMPEG)(
     'refuses a 20 s video on Free with the plan message, and queues it for a Researcher',
     async () => {
       const video = await makeVideo(20);
-      const free = await userWithLocations(t.server);
-      const refused = await upload(free.client, fields, { name: 'long.mp4', data: video });
+      const free = await signedInUser(t.server);
+      const refused = await uploadFile(free.client, { ...fields, name: 'long.mp4', data: video });
       expect(refused.status).toBe(413);
       expect(refused.json<{ message: string }>().message).toBe(
         'The Free Forever plan accepts videos up to 15 seconds; this one is 20.0 seconds. Please trim it to 15 seconds or less, or ask about the Researcher plan for longer videos.',
       );
       expect(leftovers(t.server)).toEqual([]);
 
-      const researcher = await userWithLocations(t.server);
-      await grant(t.server, researcher.email, 'Researcher', '2999-12-31');
-      const accepted = await upload(researcher.client, fields, { name: 'long.mp4', data: video });
+      const researcher = await signedInUser(t.server);
+      await grantProduct(t.server, researcher.email, 'Researcher', '2999-12-31');
+      const accepted = await uploadFile(researcher.client, {
+        ...fields,
+        name: 'long.mp4',
+        data: video,
+      });
       expect(accepted.status).toBe(201);
       expect(accepted.json<{ file: { status: string } }>().file.status).toBe('QUEUED');
     },
@@ -140,8 +141,12 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
         ...['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240'],
         ...['-frames:v', '1', png],
       ]);
-      const free = await userWithLocations(t.server);
-      const res = await upload(free.client, fields, { name: 'p.png', data: fs.readFileSync(png) });
+      const free = await signedInUser(t.server);
+      const res = await uploadFile(free.client, {
+        ...fields,
+        name: 'p.png',
+        data: fs.readFileSync(png),
+      });
       fs.rmSync(dir, { recursive: true, force: true });
       expect(res.status).toBe(201);
       const id = idOf(res.json<{ file: { record: string[] } }>());
@@ -159,9 +164,9 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
   );
 
   it.skipIf(!dbAvailable(kind))('lets no hornet or wasp data reach a Free owner', async () => {
-    const free = await userWithLocations(t.server);
+    const free = await signedInUser(t.server);
     const id = await hornetClip(t.server, free.id);
-    const other = await insertFile(t.server, free.id, {
+    const other = await createFile(t.server, free.id, {
       original_name: 'other.png',
       counts: counts({ bee: 30, hornet: 4 }),
       frames: frames([2], { bee: 30, hornet: 4 }),
@@ -216,7 +221,7 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
     expect(compared.status).toBe(200);
     expect(compared.text).not.toMatch(/hornet|wasp/i);
 
-    const admin = await userWithLocations(t.server, { role: 'ADMIN' });
+    const admin = await signedInUser(t.server, { role: 'ADMIN' });
     const search = await admin.client.post('/api/search-results-files', {
       start_date: '2000-01-01',
       end_date: '2999-01-01',
@@ -230,8 +235,8 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
   });
 
   it.skipIf(!dbAvailable(kind))('shows hornets to a Researcher owner', async () => {
-    const researcher = await userWithLocations(t.server);
-    await grant(t.server, researcher.email, 'Researcher', '2999-12-31');
+    const researcher = await signedInUser(t.server);
+    await grantProduct(t.server, researcher.email, 'Researcher', '2999-12-31');
     const id = await hornetClip(t.server, researcher.id);
     const d = (await researcher.client.get(`/api/files/${id}`)).json<{
       counts: Record<string, number | null>;
@@ -254,11 +259,11 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
   it.skipIf(!dbAvailable(kind))(
     'refuses summaries of unknown, foreign or unready files',
     async () => {
-      const a = await userWithLocations(t.server);
-      const b = await userWithLocations(t.server);
-      const mine = await insertFile(t.server, a.id, { summary_json: summaryJson() });
-      const theirs = await insertFile(t.server, b.id);
-      const queued = await insertFile(t.server, a.id, { status: 'QUEUED' });
+      const a = await signedInUser(t.server);
+      const b = await signedInUser(t.server);
+      const mine = await createFile(t.server, a.id, { summary_json: summaryJson() });
+      const theirs = await createFile(t.server, b.id);
+      const queued = await createFile(t.server, a.id, { status: 'QUEUED' });
       expect((await a.client.get(`/api/files/summary.csv?ids=${mine},${theirs}`)).status).toBe(404);
       expect((await a.client.get(`/api/files/summary.csv?ids=x`)).status).toBe(400);
       expect((await a.client.get(`/api/files/${queued}/summary.csv`)).status).toBe(409);

@@ -11,9 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { startWorker } from '../../server/queue/worker.ts';
 import { enqueueJob, PRIORITY } from '../../server/queue/jobs-repository.ts';
 import type { FileEngine } from '../../server/files/engine.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { insertFile, userWithLocations } from './files-helpers.ts';
 import { analysisResult } from '../support/analysis.ts';
+import { createFile, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 const T0 = Date.parse('2026-03-01T09:00:00.000Z');
 
@@ -39,12 +39,12 @@ describe.each(DB_KINDS)('fair queue on %s', (kind) => {
 
   /** Queues `n` videos for a new user, created `atMs` after T0; answers their stored names. */
   async function queueVideos(n: number, atMs: number): Promise<string[]> {
-    const { id } = await userWithLocations(t.server);
+    const { id } = await signedInUser(t.server);
     const names: string[] = [];
     for (let i = 0; i < n; i += 1) {
       const stored = `${randomBytes(16).toString('hex')}.mp4`;
       const created = new Date(T0 + atMs + i).toISOString();
-      const fileId = await insertFile(t.server, id, {
+      const fileId = await createFile(t.server, id, {
         kind: 'video',
         status: 'QUEUED',
         counts: null,

@@ -13,8 +13,8 @@ import {
   PRIORITY,
 } from '../../server/queue/jobs-repository.ts';
 import type { FileRow } from '../../server/files/file-row.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { counts, frames, insertFile, userWithLocations } from './files-helpers.ts';
+import { counts, createFile, frames, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 const T0 = new Date('2026-01-01T10:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -23,8 +23,8 @@ describe.each(DB_KINDS)('job queue on %s', (kind) => {
   const t = useTestServer(kind);
 
   async function queuedJob(priority: number, maxAttempts = 3): Promise<number> {
-    const { id } = await userWithLocations(t.server);
-    const fileId = await insertFile(t.server, id, {
+    const { id } = await signedInUser(t.server);
+    const fileId = await createFile(t.server, id, {
       kind: 'video',
       status: 'QUEUED',
       counts: null,
@@ -61,9 +61,9 @@ describe.each(DB_KINDS)('job queue on %s', (kind) => {
     async () => {
       await drain();
       const db = t.server.app.db;
-      const owner = async () => (await userWithLocations(t.server)).id;
+      const owner = async () => (await signedInUser(t.server)).id;
       const queueFor = async (userId: number, priority: number) => {
-        const fileId = await insertFile(t.server, userId, {
+        const fileId = await createFile(t.server, userId, {
           kind: 'video',
           status: 'QUEUED',
           counts: null,

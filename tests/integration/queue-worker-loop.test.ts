@@ -13,10 +13,10 @@ import { CorruptMediaError } from '../../engine/vocabulary.ts';
 import type { FileEngine } from '../../server/files/engine.ts';
 import { typed } from '../../server/db.ts';
 import type { FileRow } from '../../server/files/file-row.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { insertFile, userWithLocations } from './files-helpers.ts';
 import { FAILURE_MESSAGES } from '../../server/user-messages.ts';
 import { analysisResult } from '../support/analysis.ts';
+import { createFile, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 const fake = (mode: { fail?: Error; delayMs?: number }): FileEngine => ({
   probe: () => Promise.reject(new Error('no')),
@@ -39,9 +39,9 @@ const fake = (mode: { fail?: Error; delayMs?: number }): FileEngine => ({
 describe.each(DB_KINDS)('worker loop on %s', (kind) => {
   const t = useTestServer(kind);
   it.skipIf(!dbAvailable(kind))('processes, fails, hands back on stop and retries', async () => {
-    const { id } = await userWithLocations(t.server);
+    const { id } = await signedInUser(t.server);
     const mk = async () => {
-      const fileId = await insertFile(t.server, id, {
+      const fileId = await createFile(t.server, id, {
         kind: 'video',
         status: 'QUEUED',
         counts: null,

@@ -15,16 +15,12 @@ import { typed } from '../../server/db.ts';
 import { ManualClock } from '../../server/clock.ts';
 import { enqueueJob } from '../../server/queue/jobs-repository.ts';
 import { sweepRetention } from '../../server/files/retention.ts';
-import type { TestServer } from './server-helpers.ts';
-import { DB_KINDS, PG_URL, dbAvailable, startTestServer } from './server-helpers.ts';
-import {
-  captureMailer,
-  counts,
-  engineAvailable,
-  insertFile,
-  userWithLocations,
-} from './files-helpers.ts';
 import { waitFor } from '../support/wait.ts';
+import { capturingMailer } from '../support/capture.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { counts, createFile, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, PG_URL, startTestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok)
@@ -65,7 +61,7 @@ async function queueVideo(
   media: Buffer,
   priority = 0,
 ): Promise<number> {
-  const id = await insertFile(server, userId, {
+  const id = await createFile(server, userId, {
     original_name: 'clip.mp4',
     kind: 'video',
     format: 'mp4',
@@ -81,7 +77,7 @@ async function queueVideo(
 describe.each(DB_KINDS)('worker on %s', (kind) => {
   describe.skipIf(!dbAvailable(kind))('without the engine', () => {
     const clock = new ManualClock('2026-03-01T12:00:00.000Z');
-    const mailer = captureMailer();
+    const mailer = capturingMailer();
     let server: TestServer;
     beforeAll(async () => {
       server = await startTestServer(kind, { clock, mailer });
@@ -91,21 +87,21 @@ describe.each(DB_KINDS)('worker on %s', (kind) => {
     });
 
     it('deletes video media after the retention time and keeps pictures and results', async () => {
-      const { client, id } = await userWithLocations(server);
-      const video = await insertFile(server, id, {
+      const { client, id } = await signedInUser(server);
+      const video = await createFile(server, id, {
         kind: 'video',
         format: 'mp4',
         media: Buffer.from('video'),
         status_time: '2026-02-28T11:00:00.000Z',
         counts: counts({ bee: 4 }),
       });
-      const recent = await insertFile(server, id, {
+      const recent = await createFile(server, id, {
         kind: 'video',
         format: 'mp4',
         media: Buffer.from('video'),
         status_time: '2026-03-01T11:00:00.000Z',
       });
-      const picture = await insertFile(server, id, {
+      const picture = await createFile(server, id, {
         media: Buffer.from('png'),
         status_time: '2026-01-01T11:00:00.000Z',
       });
@@ -131,8 +127,8 @@ describe.each(DB_KINDS)('worker on %s', (kind) => {
     });
 
     it('clears media and previews a crash left without a row, once they are stale', async () => {
-      const { id } = await userWithLocations(server);
-      const kept = await insertFile(server, id, { media: Buffer.from('png') });
+      const { id } = await signedInUser(server);
+      const kept = await createFile(server, id, { media: Buffer.from('png') });
       const keptRow = await fileRow(server, kept);
       const preview = 'a'.repeat(32) + '.jpg';
       await server.app.db('files').where({ id: kept }).update({ preview_name: preview });
@@ -178,7 +174,7 @@ describe.each(DB_KINDS)('worker on %s', (kind) => {
     });
 
     it('processes a queued video: QUEUED -> PROCESSED with frames and a report', async () => {
-      const { client, id } = await userWithLocations(server);
+      const { client, id } = await signedInUser(server);
       const fileId = await queueVideo(server, id, await makeVideo(2));
       const row = await waitFor('PROCESSED', async () => {
         const r = await fileRow(server, fileId);
@@ -195,7 +191,7 @@ describe.each(DB_KINDS)('worker on %s', (kind) => {
     });
 
     it('fails a corrupt video with a readable reason', async () => {
-      const { id } = await userWithLocations(server);
+      const { id } = await signedInUser(server);
       const fileId = await queueVideo(server, id, Buffer.from('this is not a video at all'));
       const row = await waitFor('FAILED', async () => {
         const r = await fileRow(server, fileId);
@@ -243,7 +239,7 @@ describe.each(DB_KINDS)('worker on %s', (kind) => {
           children.push(child);
           return child;
         };
-        const { id } = await userWithLocations(server);
+        const { id } = await signedInUser(server);
         const fileId = await queueVideo(server, id, await makeVideo(30));
 
         const first = startChild();

@@ -7,18 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { filesRepository } from '../../server/files/files-repository.ts';
 import { startRetentionSchedule } from '../../server/files/retention-schedule.ts';
-import { DB_KINDS, dbAvailable, useTestServer } from './server-helpers.ts';
-import { insertFile, userWithLocations } from './files-helpers.ts';
 import { waitFor } from '../support/wait.ts';
+import { createFile, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 
 describe.each(DB_KINDS)('retention schedule on %s', (kind) => {
   const clock = new ManualClock('2030-01-01T12:00:00.000Z');
   const t = useTestServer(kind, { clock });
 
   it.skipIf(!dbAvailable(kind))('sweeps now and every sweepMs until stopped', async () => {
-    const { id } = await userWithLocations(t.server);
+    const { id } = await signedInUser(t.server);
     const video = (statusTime: string) =>
-      insertFile(t.server, id, {
+      createFile(t.server, id, {
         kind: 'video',
         format: 'mp4',
         media: Buffer.from('video'),

@@ -11,17 +11,16 @@ import { RecordingSleep } from '../../server/sleep.ts';
 import { loadConfig } from '../../server/config.ts';
 import { silentLogger } from '../../server/logger.ts';
 import { startServer } from '../../server/server.ts';
+import { createUser, signedInUser } from '../support/factories/index.ts';
 import {
   DB_KINDS,
-  TEST_PASSWORD,
-  createUserDirect,
   dbAvailable,
-  signedInClient,
   startTestServer,
+  TEST_PASSWORD,
   uniqueEmail,
   useTestServer,
-} from './server-helpers.ts';
-import type { TestClient, TestResponse } from './server-helpers.ts';
+} from '../support/server.ts';
+import type { TestClient, TestResponse } from '../support/server.ts';
 
 const WINDOW_S = 600;
 
@@ -62,7 +61,7 @@ describe.each(DB_KINDS)('issue 44 on %s', (kind) => {
 
     it("an attacker's failures lock only the attacker's IP; the owner signs in from theirs", async () => {
       nextWindow();
-      const owner = await createUserDirect(t.server);
+      const owner = await createUser(t.server, { locations: [] });
       const c = t.client();
       for (let i = 0; i < 3; i += 1)
         expect((await signInFrom(c, '10.6.6.6', owner.email, 'guess-' + i)).text).toBe('');
@@ -78,7 +77,7 @@ describe.each(DB_KINDS)('issue 44 on %s', (kind) => {
 
     it('a successful sign-in clears its own failures and is not counted', async () => {
       nextWindow();
-      const owner = await createUserDirect(t.server);
+      const owner = await createUser(t.server, { locations: [] });
       const c = t.client();
       // Without the reset, the fourth attempt here would be over the limit of 3.
       for (let round = 0; round < 2; round += 1) {
@@ -95,7 +94,7 @@ describe.each(DB_KINDS)('issue 44 on %s', (kind) => {
         expect((await signInFrom(c, '10.7.7.7', uniqueEmail(), 'x-password')).status).toBe(200);
       expectThrottled(await signInFrom(c, '10.7.7.7', uniqueEmail(), 'x-password'));
 
-      const target = await createUserDirect(t.server);
+      const target = await createUser(t.server, { locations: [] });
       for (let i = 0; i < 8; i += 1)
         expect((await signInFrom(c, `10.8.0.${i}`, target.email, 'guess')).status).toBe(200);
       // Issue 54: this used to be a 429, which let anyone lock the owner out.
@@ -209,9 +208,10 @@ describe.each(DB_KINDS)('issue 44 on %s', (kind) => {
     });
 
     it('flags mixed-script look-alike addresses in the admin users list and CSV', async () => {
-      const { client } = await signedInClient(t.server, 'ADMIN');
-      const plain = await createUserDirect(t.server);
-      const fake = await createUserDirect(t.server, {
+      const { client } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
+      const plain = await createUser(t.server, { locations: [] });
+      const fake = await createUser(t.server, {
+        locations: [],
         email: `p\u0430ypal-${Date.now()}@example.com`,
       });
       const rows = (await client.post('/api/users-and-products')).json<unknown[][]>();
@@ -247,7 +247,7 @@ describe.each(DB_KINDS)('issue 44 on %s', (kind) => {
     const http = useTestServer(kind);
 
     it('CSP, Permissions-Policy and HSTS over https; no-store on signed-in JSON', async () => {
-      const { client } = await signedInClient(https.server);
+      const { client } = await signedInUser(https.server, { locations: [] });
       for (const res of [await client.get('/api/me'), await client.get('/login')]) {
         const csp = res.headers.get('content-security-policy') ?? '';
         expect(csp).toContain("script-src 'self'");
@@ -278,7 +278,7 @@ describe.each(DB_KINDS)('issue 44 on %s', (kind) => {
       const a = await startTestServer(kind, { env, sleep });
       const b = await startTestServer(kind, { env: { ...env, DATA_DIR: a.dataDir }, sleep });
       try {
-        const user = await createUserDirect(a);
+        const user = await createUser(a, { locations: [] });
         expect((await signInFrom(a.client(), '127.0.0.1', user.email, 'wrong-one')).text).toBe('');
         expect((await signInFrom(b.client(), '127.0.0.1', user.email, 'wrong-two')).text).toBe('');
         expectThrottled(await signInFrom(a.client(), '127.0.0.1', user.email, user.password));

@@ -1,15 +1,7 @@
 // Plans/limits, locations and the admin users overview + CSV export, on SQLite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
-import {
-  DB_KINDS,
-  createUserDirect,
-  dbAvailable,
-  grant,
-  signIn,
-  signUp,
-  signedInClient,
-  useTestServer,
-} from './server-helpers.ts';
+import { createUser, grantProduct, signedInUser } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, signIn, signUp, useTestServer } from '../support/server.ts';
 
 const MB = 1024 * 1024;
 const today = (): string => new Date().toISOString().slice(0, 10);
@@ -21,23 +13,23 @@ describe.each(DB_KINDS)('account and admin routes on %s', (kind) => {
     const t = useTestServer(kind);
 
     it('valid-products-and-file-size: Free 10 MB, Premium 20 MB, Researcher 50 MB, largest active wins', async () => {
-      const { client, email } = await signedInClient(t.server);
+      const { client, email } = await signedInUser(t.server, { locations: [] });
       const limits = async (): Promise<unknown> =>
         (await client.post('/api/valid-products-and-file-size', { email_address: email })).json();
       expect(await limits()).toEqual({ valid_products: [], max_file_size: 10 * MB });
-      await grant(t.server, email, 'Bees Premium Subscription', today());
+      await grantProduct(t.server, email, 'Bees Premium Subscription', today());
       expect(await limits()).toEqual({
         valid_products: ['Bees Premium Subscription'],
         max_file_size: 20 * MB,
       });
-      await grant(t.server, email, 'Researcher', dayOffset(-1)); // ended yesterday: inactive
+      await grantProduct(t.server, email, 'Researcher', dayOffset(-1)); // ended yesterday: inactive
       expect(await limits()).toEqual({
         valid_products: ['Bees Premium Subscription'],
         max_file_size: 20 * MB,
       });
-      await grant(t.server, email, 'Researcher', dayOffset(30), dayOffset(1)); // starts tomorrow: inactive
+      await grantProduct(t.server, email, 'Researcher', dayOffset(30), dayOffset(1)); // starts tomorrow: inactive
       expect(((await limits()) as { max_file_size: number }).max_file_size).toBe(20 * MB);
-      await grant(t.server, email, 'Researcher', dayOffset(365));
+      await grantProduct(t.server, email, 'Researcher', dayOffset(365));
       expect(await limits()).toEqual({
         valid_products: ['Bees Premium Subscription', 'Researcher'],
         max_file_size: 50 * MB,
@@ -49,8 +41,8 @@ describe.each(DB_KINDS)('account and admin routes on %s', (kind) => {
     });
 
     it('email_address in the body never selects another user', async () => {
-      const rich = await createUserDirect(t.server, { locations: ['Rich Apiary'] });
-      await grant(t.server, rich.email, 'Researcher', dayOffset(365));
+      const rich = await createUser(t.server, { locations: ['Rich Apiary'] });
+      await grantProduct(t.server, rich.email, 'Researcher', dayOffset(365));
       const c = t.client();
       const mine = await signUp(c, { locations: ['My Yard'] });
       await signIn(c, mine);
@@ -63,12 +55,12 @@ describe.each(DB_KINDS)('account and admin routes on %s', (kind) => {
     });
 
     it('get-locations-user answers [] without locations', async () => {
-      const { client } = await signedInClient(t.server);
+      const { client } = await signedInUser(t.server, { locations: [] });
       expect((await client.post('/api/get-locations-user/', {})).json()).toEqual([]);
     });
 
     it('admin calls are 403 for a USER', async () => {
-      const { client } = await signedInClient(t.server, 'USER');
+      const { client } = await signedInUser(t.server, { role: 'USER', locations: [] });
       for (const [method, p] of [
         ['POST', '/api/users-and-products'],
         ['POST', '/api/get-all-users'],
@@ -84,11 +76,11 @@ describe.each(DB_KINDS)('account and admin routes on %s', (kind) => {
     });
 
     it('download-csv before any export is 404; users-and-products lists every user', async () => {
-      const { client } = await signedInClient(t.server, 'ADMIN');
+      const { client } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
       expect((await client.get('/api/download-csv?file_name=all_users.csv')).status).toBe(404);
-      const withProduct = await createUserDirect(t.server);
-      await grant(t.server, withProduct.email, 'Researcher', '2031-12-31', '2026-01-01');
-      const without = await createUserDirect(t.server);
+      const withProduct = await createUser(t.server, { name: 'Direct User', locations: [] });
+      await grantProduct(t.server, withProduct.email, 'Researcher', '2031-12-31', '2026-01-01');
+      const without = await createUser(t.server, { name: 'Direct User', locations: [] });
       const rows = (await client.post('/api/users-and-products')).json<unknown[][]>();
       // The spec's four fields, then lookalike_email (issue 44), then the name and role the
       // console shows and the ids its grant, extend and revoke use (issue 57).
@@ -119,8 +111,8 @@ describe.each(DB_KINDS)('account and admin routes on %s', (kind) => {
     });
 
     it('get-all-users writes all_users.csv; download-csv serves it and refuses anything else', async () => {
-      const { client } = await signedInClient(t.server, 'ADMIN');
-      const evil = await createUserDirect(t.server, { name: '=HYPERLINK("http://evil")' });
+      const { client } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
+      const evil = await createUser(t.server, { locations: [], name: '=HYPERLINK("http://evil")' });
       const gen = await client.post('/api/get-all-users');
       expect(gen.status).toBe(200);
       expect(gen.json()).toEqual({ file_name: 'all_users.csv' });

@@ -1,15 +1,15 @@
 // Sign-in, registration, sessions and logout against a real server, on SQLite and PostgreSQL.
 import { describe, expect, it } from 'vitest';
+import { createUser } from '../support/factories/index.ts';
 import {
   DB_KINDS,
-  TEST_PASSWORD,
-  createUserDirect,
   dbAvailable,
   signIn,
   signUp,
+  TEST_PASSWORD,
   uniqueEmail,
   useTestServer,
-} from './server-helpers.ts';
+} from '../support/server.ts';
 
 interface ErrorBody {
   error: { code: string; message: string; fields?: Record<string, string> };
@@ -53,7 +53,7 @@ describe.each(DB_KINDS)('identity routes on %s', (kind) => {
     });
 
     it('admins sign in as ADMIN', async () => {
-      const admin = await createUserDirect(t.server, { role: 'ADMIN' });
+      const admin = await createUser(t.server, { locations: [], role: 'ADMIN' });
       expect(await signIn(t.client(), admin.email, admin.password)).toBe('ADMIN');
     });
 

@@ -9,10 +9,11 @@ import { enqueueJob } from '../../server/queue/jobs-repository.ts';
 import { typed } from '../../server/db.ts';
 import type { FileRow } from '../../server/files/file-row.ts';
 import { FAILURE_MESSAGES } from '../../server/user-messages.ts';
-import type { TestServer } from './server-helpers.ts';
-import { DB_KINDS, dbAvailable, startTestServer } from './server-helpers.ts';
-import { engineAvailable, insertFile, userWithLocations } from './files-helpers.ts';
 import * as failureReasons from '../../migrations/20261128_0013_files_failure_reasons.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { createFile, signedInUser, uploadFile } from '../support/factories/index.ts';
+import { DB_KINDS, dbAvailable, startTestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 function capturingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
@@ -42,12 +43,11 @@ describe.each(DB_KINDS)('internals stay in the log on %s', (kind) => {
     });
 
     it('answers an upload with a fixed 503 sentence and logs the path', async () => {
-      const { client } = await userWithLocations(server);
-      const form = new FormData();
-      form.append('file_description', 'entrance');
-      form.append('location', 'Apiary North');
-      form.append('file_data', new Blob([Buffer.from('not really a picture')]), 'hive.png');
-      const res = await client.request('POST', '/api/upload_docs/', { body: form });
+      const { client } = await signedInUser(server);
+      const res = await uploadFile(client, {
+        name: 'hive.png',
+        data: Buffer.from('not really a picture'),
+      });
       expect(res.status).toBe(503);
       const body = res.json<{ error: { code: string }; message: string }>();
       expect(body.error.code).toBe('MODEL_INVALID');
@@ -58,17 +58,17 @@ describe.each(DB_KINDS)('internals stay in the log on %s', (kind) => {
     });
 
     it('migration 0013 rewrites reasons stored with server paths', async () => {
-      const { client, id } = await userWithLocations(server);
+      const { client, id } = await signedInUser(server);
       const leaked =
         "Analysis failed: ENOENT: no such file or directory, open '/srv/hs/media/x.mp4'";
-      const fileId = await insertFile(server, id, {
+      const fileId = await createFile(server, id, {
         kind: 'video',
         status: 'FAILED',
         status_reason: leaked,
         counts: null,
         frames: null,
       });
-      const kept = await insertFile(server, id, {
+      const kept = await createFile(server, id, {
         status: 'FAILED',
         status_reason: 'The file is damaged and could not be decoded.',
         counts: null,
@@ -104,8 +104,8 @@ describe.skipIf(!ENGINE.ok)('the worker on sqlite', () => {
   });
 
   it('fails a video whose media vanished with a fixed reason; the log has the path', async () => {
-    const { id } = await userWithLocations(server);
-    const fileId = await insertFile(server, id, {
+    const { id } = await signedInUser(server);
+    const fileId = await createFile(server, id, {
       original_name: 'clip.mp4',
       kind: 'video',
       format: 'mp4',

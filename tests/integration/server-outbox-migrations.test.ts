@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrateLatest, migrateRollback } from '../../server/db.ts';
 import { migrationSource } from '../../migrations/index.ts';
-import { DB_KINDS, dbAvailable, signUp, useTestServer } from './server-helpers.ts';
+import { DB_KINDS, dbAvailable, signUp, useTestServer } from '../support/server.ts';
 
 const TABLES = [
   'users',

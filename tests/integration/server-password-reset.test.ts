@@ -6,13 +6,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import {
   DB_KINDS,
-  TEST_PASSWORD,
   dbAvailable,
   signIn,
   signUp,
+  TEST_PASSWORD,
   uniqueEmail,
   useTestServer,
-} from './server-helpers.ts';
+} from '../support/server.ts';
 
 interface Received {
   to: string[];

@@ -7,14 +7,14 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { RecordingSleep } from '../../server/sleep.ts';
+import { createUser } from '../support/factories/index.ts';
 import {
   DB_KINDS,
-  TEST_PASSWORD,
-  createUserDirect,
   dbAvailable,
+  TEST_PASSWORD,
   uniqueEmail,
   useTestServer,
-} from './server-helpers.ts';
+} from '../support/server.ts';
 
 /** A raw GET so that `..` segments reach the server unnormalised (fetch would resolve them). */
 function rawGet(
@@ -66,7 +66,7 @@ describe.each(DB_KINDS)('security on %s', (kind) => {
     });
 
     it('sign-in: per e-mail then per IP, 429 with Retry-After; the window slides', async () => {
-      const user = await createUserDirect(t.server);
+      const user = await createUser(t.server, { locations: [] });
       const c = t.client();
       for (let i = 0; i < 3; i += 1) {
         expect(
@@ -201,7 +201,7 @@ describe.each(DB_KINDS)('security on %s', (kind) => {
     });
 
     it('marks the session cookie Secure when PUBLIC_URL is https', async () => {
-      const user = await createUserDirect(t.server);
+      const user = await createUser(t.server, { locations: [] });
       const res = await t
         .client()
         .post('/api/check-valid-user/', { email_address: user.email, password: user.password });

@@ -10,15 +10,15 @@ import { DEVICE_COOKIE } from '../../server/auth/known-devices.ts';
 import { ManualClock } from '../../server/clock.ts';
 import type { Logger } from '../../server/logger.ts';
 import { RecordingSleep } from '../../server/sleep.ts';
+import { createUser } from '../support/factories/index.ts';
 import {
   DB_KINDS,
-  TEST_PASSWORD,
-  createUserDirect,
   dbAvailable,
+  TEST_PASSWORD,
   uniqueEmail,
   useTestServer,
-} from './server-helpers.ts';
-import type { TestClient, TestResponse } from './server-helpers.ts';
+} from '../support/server.ts';
+import type { TestClient, TestResponse } from '../support/server.ts';
 
 const WINDOW_S = 900;
 
@@ -74,7 +74,7 @@ describe.each(DB_KINDS)('sign-in and registration throttling on %s', (kind) => {
 
     it('100 wrong passwords from 10 addresses slow the owner down but never lock them out', async () => {
       nextWindow();
-      const owner = await createUserDirect(t.server);
+      const owner = await createUser(t.server, { locations: [] });
       const device = t.client();
       expect((await signInFrom(device, '192.0.2.1', owner.email, owner.password)).text).toBe(
         'USER',
@@ -143,7 +143,7 @@ describe.each(DB_KINDS)('sign-in and registration throttling on %s', (kind) => {
 
     it('tells the owner once a day while the attack goes on', async () => {
       nextWindow();
-      const owner = await createUserDirect(t.server);
+      const owner = await createUser(t.server, { locations: [] });
       const c = t.client();
       const attack = async (round: string) => {
         // Each guess from its own address: only the count over every address grows.
@@ -163,7 +163,7 @@ describe.each(DB_KINDS)('sign-in and registration throttling on %s', (kind) => {
 
     it('a known device that fails too often is treated as unknown for the rest of the window', async () => {
       nextWindow();
-      const owner = await createUserDirect(t.server);
+      const owner = await createUser(t.server, { locations: [] });
       const device = t.client();
       expect((await signInFrom(device, '192.0.2.5', owner.email, owner.password)).text).toBe(
         'USER',

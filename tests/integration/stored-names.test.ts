@@ -10,16 +10,16 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { typed } from '../../server/db.ts';
-import type { TestClient, TestServer } from './server-helpers.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { signedInUser } from '../support/factories/index.ts';
 import {
   DB_KINDS,
   dbAvailable,
-  signedInClient,
   TEST_PASSWORD,
   uniqueEmail,
   useTestServer,
-} from './server-helpers.ts';
-import { engineAvailable, userWithLocations } from './files-helpers.ts';
+} from '../support/server.ts';
+import type { TestClient, TestServer } from '../support/server.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok) console.warn(`[stored-names] engine unavailable (${ENGINE.why}): uploads skipped`);
@@ -77,7 +77,7 @@ describe.each(DB_KINDS)('stored names on %s', (kind) => {
   const run = it.skipIf(!dbAvailable(kind));
 
   run('location names lose invisible characters on create and rename', async () => {
-    const { client } = await userWithLocations(t.server, { locations: [] });
+    const { client } = await signedInUser(t.server, { locations: [] });
     const created = await client.post('/api/locations', {
       name: ' Hive\u202E1\u200B\r\nnorth\uFEFF ',
     });
@@ -150,7 +150,7 @@ describe.each(DB_KINDS)('stored names on %s', (kind) => {
         png,
       ]);
       const data = fs.readFileSync(png);
-      const owner = await userWithLocations(t.server, { locations: ['Apiary North'] });
+      const owner = await signedInUser(t.server, { locations: ['Apiary North'] });
       const fields = {
         file_description: 'Morning\r\nentrance\u200B\u202E',
         // The chosen location, sent with a zero-width space, is the stored one.
@@ -172,7 +172,7 @@ describe.each(DB_KINDS)('stored names on %s', (kind) => {
         location: 'Apiary North',
       });
       // What an administrator's search shows.
-      const { client: admin } = await signedInClient(t.server, 'ADMIN');
+      const { client: admin } = await signedInUser(t.server, { role: 'ADMIN', locations: [] });
       const found = await admin.post('/api/search-results-files', {
         start_date: '2000-01-01',
         end_date: '2100-01-01',

@@ -31,18 +31,18 @@ import type { Logger } from '../../server/logger.ts';
 import type { RunningServer } from '../../server/server.ts';
 import { startServer } from '../../server/server.ts';
 import { resolveMediaTools } from '../../engine/index.ts';
-import { engineAvailable } from '../integration/files-helpers.ts';
-import type { CliProcess, DataPlace, DbKind } from './processes.ts';
+import { engineAvailable } from '../support/engine.ts';
 import {
   HttpClient,
-  PG_URL,
   killAll,
   makeDataPlace,
+  PG_URL,
   postgresAnswers,
   registerAndSignIn,
   startCli,
   waitFor,
-} from './processes.ts';
+} from '../support/processes.ts';
+import type { CliProcess, DataPlace, DbKind } from '../support/processes.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok) console.warn(`[faults] engine unavailable (${ENGINE.why}): engine faults skipped`);
@@ -56,20 +56,29 @@ let emailCounter = 0;
 const email = (p: string) => `${p}-${Date.now().toString(36)}-${(emailCounter += 1)}@example.com`;
 
 /**
- * A 14 s bee video at 10 fps (~70 sampled frames at the default 5 fps): long enough to be caught
- * mid-job, short enough for the Free plan's 15 s limit (the stress users hold no product).
+ * The clips and pictures every test uploads, made once for the whole file (a new upload of the
+ * same bytes is a new file and a new job: nothing here tells two uploads apart by content).
  */
-async function beeVideo(dir: string, seconds = 14, seed = 7): Promise<Uint8Array> {
-  const file = path.join(dir, `bees-${seconds}s-${seed}.mp4`);
+const MEDIA = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-faults-media-'));
+
+/**
+ * A bee video at 10 fps, sampled at the default 5 fps: 14 s (~70 frames) is long enough to be
+ * caught mid-job and short enough for the Free plan's 15 s limit (the stress users hold no
+ * product); tests where the job's length does not matter take the 4 s one (~20 frames).
+ */
+async function beeVideo(seconds: 14 | 4): Promise<Uint8Array> {
+  const file = path.join(MEDIA, `bees-${seconds}s.mp4`);
   if (!fs.existsSync(file))
-    await writeBeeVideo(file, { width: 320, height: 240, count: 6, seconds, fps: 10, seed });
+    await writeBeeVideo(file, { width: 320, height: 240, count: 6, seconds, fps: 10, seed: 7 });
   return fs.readFileSync(file);
 }
+/** The frames a clip of that length is sampled to. */
+const SAMPLED = { 14: 70, 4: 20 } as const;
 
-async function beePicture(dir: string, seed = 3): Promise<Uint8Array> {
-  const file = path.join(dir, `bees-${seed}.png`);
+async function beePicture(): Promise<Uint8Array> {
+  const file = path.join(MEDIA, 'bees.png');
   if (!fs.existsSync(file))
-    await writeBeeImage(file, randomBeeScene({ width: 320, height: 240, count: 5, seed }));
+    await writeBeeImage(file, randomBeeScene({ width: 320, height: 240, count: 5, seed: 3 }));
   return fs.readFileSync(file);
 }
 
@@ -136,21 +145,19 @@ async function expectCompleteReport(
 
 afterAll(async () => {
   await killAll();
+  fs.rmSync(MEDIA, { recursive: true, force: true });
 });
 
 describe.each(KINDS)('kill -9 in the middle of a video job on %s', (kind) => {
   describe.skipIf(!available(kind) || !ENGINE.ok)('', () => {
     let place: DataPlace;
-    let media: string;
     const procs: CliProcess[] = [];
     beforeAll(async () => {
       place = await makeDataPlace(kind);
-      media = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-faults-media-'));
     });
     afterAll(async () => {
       await Promise.all(procs.map((p) => p.kill9()));
       await place.drop();
-      fs.rmSync(media, { recursive: true, force: true });
     });
     const env = () => ({
       ...place.env,
@@ -166,7 +173,7 @@ describe.each(KINDS)('kill -9 in the middle of a video job on %s', (kind) => {
     it('hivesight serve (in-process worker) killed -9 mid-job: the restarted serve finishes it', async () => {
       const serve1 = await start('serve', { WORKER_CONCURRENCY: '1' });
       const client = await registerAndSignIn(serve1.url, email('kill-serve'));
-      const up = await client.upload({ name: 'hive.mp4', data: await beeVideo(media) });
+      const up = await client.upload({ name: 'hive.mp4', data: await beeVideo(14) });
       expect(up.status).toBe(201);
       const fileId = up.json<{ file: { id: number; status: string } }>().file.id;
 
@@ -185,7 +192,7 @@ describe.each(KINDS)('kill -9 in the middle of a video job on %s', (kind) => {
       const serve2 = await start('serve', { WORKER_CONCURRENCY: '1' });
       client.baseUrl = serve2.url; // the session lives in the database: still signed in
       const detail = await waitFinished(client, fileId);
-      await expectCompleteReport(client, detail, 70);
+      await expectCompleteReport(client, detail, SAMPLED[14]);
       const job = await jobOf(place, fileId);
       expect(job?.state).toBe('done');
       expect(job?.attempts).toBe(2);
@@ -195,7 +202,7 @@ describe.each(KINDS)('kill -9 in the middle of a video job on %s', (kind) => {
     it('a separate hivesight worker killed -9 mid-job, and the serve killed too: nothing lost', async () => {
       const serve1 = await start('serve', { WORKER_CONCURRENCY: '0' });
       const client = await registerAndSignIn(serve1.url, email('kill-worker'));
-      const up = await client.upload({ name: 'hive.mp4', data: await beeVideo(media, 14, 11) });
+      const up = await client.upload({ name: 'hive.mp4', data: await beeVideo(14) });
       expect(up.status).toBe(201);
       const fileId = up.json<{ file: { id: number } }>().file.id;
 
@@ -221,7 +228,7 @@ describe.each(KINDS)('kill -9 in the middle of a video job on %s', (kind) => {
       const serve2 = await start('serve', { WORKER_CONCURRENCY: '0' });
       client.baseUrl = serve2.url;
       const detail = await waitFinished(client, fileId);
-      await expectCompleteReport(client, detail, 70);
+      await expectCompleteReport(client, detail, SAMPLED[14]);
       const job = await jobOf(place, fileId);
       expect(job?.state).toBe('done');
       expect(job?.attempts).toBe(2);
@@ -313,7 +320,6 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
     let place: DataPlace;
     let proxy: TcpProxy | null = null;
     let server: RunningServer;
-    let media: string;
     const logger = recordingLogger();
     let sqliteLock: sqlite3.Database | null = null;
     const exec = (sql: string) =>
@@ -324,7 +330,6 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
 
     beforeAll(async () => {
       place = await makeDataPlace(kind);
-      media = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-faults-media-'));
       let db = place.db;
       const env: Record<string, string> = {
         PORT: '0',
@@ -360,7 +365,6 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
       await server.stop();
       await place.drop();
       await proxy?.cut();
-      fs.rmSync(media, { recursive: true, force: true });
     });
 
     const leftovers = () =>
@@ -397,7 +401,7 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
       });
       expect(signIn.text).not.toMatch(/SQLITE|ECONN|Knex|select|insert|5432|stack|at /i);
       const uploaded = ENGINE.ok
-        ? await client.upload({ name: 'bees.png', data: await beePicture(media) })
+        ? await client.upload({ name: 'bees.png', data: await beePicture() })
         : null;
       if (uploaded) {
         expect(uploaded.status).toBe(503);
@@ -451,12 +455,12 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
         expect(
           logger.lines.some((l) => l.level === 'error' && /claiming a job failed/.test(l.msg)),
         ).toBe(true);
-        const video = await client.upload({ name: 'v.mp4', data: await beeVideo(media, 4) });
+        const video = await client.upload({ name: 'v.mp4', data: await beeVideo(4) });
         expect(video.status).toBe(201);
         const id = video.json<{ file: { id: number } }>().file.id;
         const detail = await waitFinished(client, id, 180_000);
         expect(detail.status).toBe('PROCESSED');
-        const picture = await client.upload({ name: 'bees.png', data: await beePicture(media) });
+        const picture = await client.upload({ name: 'bees.png', data: await beePicture() });
         expect(picture.status).toBe(201);
         expect(picture.json<{ file: { status: string } }>().file.status).toBe('PROCESSED');
       }
@@ -472,7 +476,7 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
         setEngineFor(server.app, gate.engine);
         try {
           const client = await registerAndSignIn(server.url, email('db-outage-job'));
-          const up = await client.upload({ name: 'v.mp4', data: await beeVideo(media, 14, 5) });
+          const up = await client.upload({ name: 'v.mp4', data: await beeVideo(4) });
           expect(up.status).toBe(201);
           const fileId = up.json<{ file: { id: number } }>().file.id;
           await waitFor('the analysis to finish', () => Promise.resolve(gate.held > 0));
@@ -505,7 +509,7 @@ describe.each(KINDS)('the database briefly unavailable on %s', (kind) => {
             sqliteLock = null;
           }
           const detail = await waitFinished(client, fileId, 240_000);
-          await expectCompleteReport(client, detail, 70);
+          await expectCompleteReport(client, detail, SAMPLED[4]);
           const job = await jobOf(place, fileId);
           expect(job?.state).toBe('done');
           expect(job?.attempts).toBe(2);
@@ -598,9 +602,7 @@ describe.skipIf(NO_TMPFS !== null)('the disk filling up while an upload streams'
     // The server is fine afterwards: the session still works, and a picture that fits goes in.
     expect((await client.post('/api/get-uploaded-files-list/')).status).toBe(200);
     if (ENGINE.ok) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-faults-pic-'));
-      const ok = await client.upload({ name: 'bees.png', data: await beePicture(dir) });
-      fs.rmSync(dir, { recursive: true, force: true });
+      const ok = await client.upload({ name: 'bees.png', data: await beePicture() });
       expect(ok.status).toBe(201);
       expect(ok.json<{ file: { status: string } }>().file.status).toBe('PROCESSED');
     }
@@ -658,7 +660,7 @@ describe.skipIf(!ENGINE.ok)('ffmpeg hanging on one file', () => {
     const client = await registerAndSignIn(serve.url, email('hang'));
     const hung = await client.upload({ name: 'hang.mp4', data: hangData });
     expect(hung.status).toBe(201);
-    const next = await client.upload({ name: 'fine.mp4', data: await beeVideo(work, 3) });
+    const next = await client.upload({ name: 'fine.mp4', data: await beeVideo(4) });
     expect(next.status).toBe(201);
     const hungId = hung.json<{ file: { id: number } }>().file.id;
     const nextId = next.json<{ file: { id: number } }>().file.id;

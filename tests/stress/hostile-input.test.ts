@@ -17,34 +17,26 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { typed } from '../../server/db.ts';
-import type { TestClient, TestResponse, TestServer } from '../integration/server-helpers.ts';
+import type { Corpus, CorpusFile } from './hostile-corpus.ts';
+import { buildCorpus, makeCanary } from './hostile-corpus.ts';
+import { capturingLogger, capturingMailer } from '../support/capture.ts';
+import type { CapturingLogger, CapturingMailer } from '../support/capture.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { createUser, grantProduct, signedInUser } from '../support/factories/index.ts';
+import { dumpTables, filesContaining, mediaSnapshot } from '../support/leftovers.ts';
+import type { MediaSnapshot } from '../support/leftovers.ts';
+import { BOUNDARY, multipartBody, rawHttp, rawJson } from '../support/raw-http.ts';
 import {
   DB_KINDS,
-  TEST_PASSWORD,
-  createUserDirect,
   dbAvailable,
-  grant,
   signIn,
   signUp,
   startTestServer,
+  TEST_PASSWORD,
   uniqueEmail,
-} from '../integration/server-helpers.ts';
-import { engineAvailable, userWithLocations } from '../integration/files-helpers.ts';
-import type { Corpus, CorpusFile } from './hostile-corpus.ts';
-import { buildCorpus, makeCanary } from './hostile-corpus.ts';
-import type { CapturingLogger, CapturingMailer, MediaSnapshot } from './hostile-helpers.ts';
-import {
-  BOUNDARY,
-  capturingLogger,
-  capturingMailer,
-  dumpTables,
-  filesContaining,
-  mediaSnapshot,
-  multipartBody,
-  rawHttp,
-  rawJson,
-  waitFor,
-} from './hostile-helpers.ts';
+} from '../support/server.ts';
+import type { TestClient, TestResponse, TestServer } from '../support/server.ts';
+import { waitFor } from '../support/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENGINE = await engineAvailable();
@@ -133,9 +125,9 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
   const expectNothingLeft = async (since: MediaSnapshot, rows: number) => {
     // An aborted upload is cleaned up when its stream ends: give it a moment.
     await waitFor(
+      'incoming/ to be empty',
       () => (mediaSnapshot(server.dataDir).incoming.length === 0 ? true : undefined),
       5000,
-      'incoming/ to be empty',
     ).catch(() => undefined);
     const now = mediaSnapshot(server.dataDir);
     expect(now.incoming, 'incoming/').toEqual(since.incoming);
@@ -160,9 +152,9 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
     // Once a sample shows none, that is the answer: sampling again could catch the next job
     // between its two steps (it did: a case that took 120 ms failed on such a fresh preview).
     const clean = await waitFor(
+      'a finishing job to record its preview',
       async () => ((await orphanPreviews()).length === 0 ? true : undefined),
       60_000,
-      'a finishing job to record its preview',
     ).catch(() => false);
     const orphans = clean ? [] : await orphanPreviews();
     expect(orphans, 'previews/ without a row').toEqual([]);
@@ -190,7 +182,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       // A console folder right beside the secret file: ../secret.txt is one step away.
       consoleDir,
     });
-    user = await userWithLocations(server);
+    user = await signedInUser(server);
     before = mediaSnapshot(server.dataDir);
   });
   afterAll(async () => {
@@ -280,9 +272,9 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       }
       // Each handler finished (a hung one would hold its request and its partial file forever).
       await waitFor(
+        'the aborted uploads to settle',
         () => (settledUploads() >= settled + attempts.length ? true : undefined),
         10_000,
-        'the aborted uploads to settle',
       );
       await expectNothingLeft(snap, rows);
     });
@@ -305,12 +297,12 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       seen.push(res.raw);
       expect(res.status === null || res.status === 400, res.raw).toBe(true);
       const line = await waitFor(
+        'the request log line',
         () =>
           logger.lines
             .slice(requestsBefore)
             .find((l) => l.includes('"msg":"request"') && l.includes('/api/check-valid-user/')),
         5000,
-        'the request log line',
       );
       expect(JSON.parse(line)).toMatchObject({ status: 400 });
       expect(logger.lines.filter((l) => l.includes('"level":"error"')).length).toBe(errorsBefore);
@@ -681,7 +673,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
     });
 
     it('a NUL character in any text field is a 400 on every route (PostgreSQL cannot store it)', async () => {
-      const admin = await userWithLocations(server, { role: 'ADMIN' });
+      const admin = await signedInUser(server, { role: 'ADMIN' });
       const users = await count('users');
       const rows = await count('files');
       const snap = mediaSnapshot(server.dataDir);
@@ -774,7 +766,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
     });
 
     it('upload description and location, then the admin search by keyword and location', async () => {
-      const owner = await userWithLocations(server, { locations: SQL_HTML });
+      const owner = await signedInUser(server, { locations: SQL_HTML });
       const ids: number[] = [];
       for (const location of SQL_HTML) {
         const res = await upload(
@@ -796,7 +788,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       const detail = remember(await owner.client.get(`/api/files/${ids[0]}`));
       expect(detail.json<{ description: string }>().description).toBe(`hive ${NASTY}`);
 
-      const admin = await userWithLocations(server, { role: 'ADMIN' });
+      const admin = await signedInUser(server, { role: 'ADMIN' });
       const day = clock.now().toISOString().slice(0, 10);
       const next = new Date(clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
       const search = async (file_description: string, location = '') =>
@@ -840,7 +832,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
     });
 
     it('ids and export names in URLs with SQL or paths are 404/400, never a file or a 500', async () => {
-      const admin = await userWithLocations(server, { role: 'ADMIN' });
+      const admin = await signedInUser(server, { role: 'ADMIN' });
       for (const id of [
         `1%20OR%201=1`,
         `..%2F..%2Fetc%2Fpasswd`,
@@ -866,7 +858,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
     });
 
     it('the users CSV export carries the hostile name as text (formula-guarded), one row per user', async () => {
-      const admin = await userWithLocations(server, { role: 'ADMIN' });
+      const admin = await signedInUser(server, { role: 'ADMIN' });
       const c = server.client();
       await signUp(c, { name: `=HYPERLINK("http://evil")`, email: uniqueEmail('csv') });
       const made = remember(await admin.client.post('/api/get-all-users', {}));
@@ -922,7 +914,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       );
       seen.push(res.raw);
       expect(res.status, res.raw).toBe(200);
-      const mail = [...mailer.messages].reverse().find((m) => m.to === email);
+      const mail = [...mailer.sent].reverse().find((m) => m.to === email);
       expect(mail?.text).toContain(`${server.app.config.publicUrl}/reset-password?token=`);
       expect(mail?.text).not.toContain('evil.example');
     });
@@ -968,7 +960,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
     });
 
     it('a session id planted before sign-in is never adopted (no session fixation)', async () => {
-      const { email, password } = await createUserDirect(server);
+      const { email, password } = await createUser(server, { locations: [] });
       const c = server.client();
       const planted = 'P'.repeat(43);
       c.cookies.set('hs_session', planted);
@@ -981,7 +973,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
     });
 
     it('the cookie of a logged-out session is refused everywhere (401), uploads included', async () => {
-      const { client } = await userWithLocations(server);
+      const { client } = await signedInUser(server);
       const stolen = client.cookieHeader;
       expect(remember(await client.post('/api/logout', {})).status).toBe(200);
       const snap = mediaSnapshot(server.dataDir);
@@ -1126,7 +1118,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
 
   describe.skipIf(!run)('afterwards', () => {
     it('the worker still processes a valid clip; every accepted video ends PROCESSED, none stuck', async () => {
-      await grant(server, user.email, 'Researcher', '2999-12-31');
+      await grantProduct(server, user.email, 'Researcher', '2999-12-31');
       const res = await upload(user.client, fields, {
         name: 'after-the-storm.mp4',
         data: fs.readFileSync(corpus!.validClip),
@@ -1134,6 +1126,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       expect(res.status, res.text).toBe(201);
       const id = res.json<ErrorBody>().file!.id;
       await waitFor(
+        'every job to finish',
         async () => {
           const open =
             (await count('jobs', {})) -
@@ -1143,7 +1136,6 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
           return open === 0 ? true : undefined;
         },
         90_000,
-        'every job to finish',
       );
       const row = await server.app.db('files').where('id', id).first<{ status: string }>();
       expect(row.status).toBe('PROCESSED');
@@ -1206,7 +1198,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       expect(canary.hits()).toBe(0);
       expect(seen.filter((s) => s.includes(marker))).toEqual([]);
       expect(logger.lines.filter((l) => l.includes(marker))).toEqual([]);
-      expect(mailer.messages.filter((m) => JSON.stringify(m).includes(marker))).toEqual([]);
+      expect(mailer.sent.filter((m) => JSON.stringify(m).includes(marker))).toEqual([]);
       expect(filesContaining(server.dataDir, marker)).toEqual([]);
       expect(await dumpTables(server.app.db)).not.toContain(marker);
       // ...and the server is still up and answering.
@@ -1219,7 +1211,7 @@ describe.each(DB_KINDS)('hostile input on %s', (kind) => {
       await server.client().post('/api/forgot-password', { email_address: email }),
     );
     expect(res.json<{ message: string }>().message).toBe('SUCCESS');
-    const mail = [...mailer.messages].reverse().find((m) => m.to === email);
+    const mail = [...mailer.sent].reverse().find((m) => m.to === email);
     const m = /reset-password\?token=([^\s]+)/.exec(mail?.text ?? '');
     if (!m?.[1]) throw new Error(`no reset link mailed to ${email}`);
     return decodeURIComponent(m[1]);

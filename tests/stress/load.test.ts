@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { engineAvailable } from '../integration/files-helpers.ts';
-import { ROOT } from './processes.ts';
+import { engineAvailable } from '../support/engine.ts';
+import { ROOT } from '../support/processes.ts';
 
 const ENGINE = await engineAvailable();
 if (!ENGINE.ok) console.warn(`[load] engine unavailable (${ENGINE.why}): load test skipped`);

@@ -10,8 +10,9 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { signIn, startTestServer } from '../integration/server-helpers.ts';
-import type { TestClient, TestServer } from '../integration/server-helpers.ts';
+import { uploadFile } from './factories/file.ts';
+import { signIn, startTestServer } from './server.ts';
+import type { TestClient, TestServer } from './server.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_AVAILABLE = fs.existsSync(CHROMIUM);
@@ -110,11 +111,11 @@ export async function uploadPhotoAs(
 ): Promise<{ id: number; client: TestClient }> {
   const client = server.client();
   await signIn(client, user.email, user.password);
-  const form = new FormData();
-  form.append('file_description', fields.description);
-  form.append('location', fields.location);
-  form.append('file_data', new Blob([new Uint8Array(fs.readFileSync(file))]), path.basename(file));
-  const res = await client.request('POST', '/api/upload_docs/', { body: form });
+  const res = await uploadFile(client, {
+    name: path.basename(file),
+    data: fs.readFileSync(file),
+    ...fields,
+  });
   expect(res.status).toBe(201);
   return { id: res.json<{ file: { id: number } }>().file.id, client };
 }

@@ -1,46 +1,9 @@
 /**
- * Helpers for the hostile-input stress tests: a capturing logger and mailer, raw HTTP over a
- * socket (for requests fetch refuses to send: lying Content-Length, non-UTF-8 header bytes),
- * hand-built multipart bodies, and the "nothing left behind / nothing leaked" checks over the
- * data folder and the database.
+ * Requests fetch refuses to send, for the hostile-input tests: raw HTTP over a socket (a lying
+ * Content-Length, non-UTF-8 header bytes, a client that vanishes mid-upload) and hand-built
+ * multipart bodies (any filename bytes).
  */
-import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
-import type { Knex } from 'knex';
-import type { Logger } from '../../server/logger.ts';
-import type { MailMessage, Mailer } from '../../server/mailer.ts';
-
-export interface CapturingLogger extends Logger {
-  lines: string[];
-}
-
-/** Keeps every log line (as the JSON the real logger would write). */
-export function capturingLogger(): CapturingLogger {
-  const lines: string[] = [];
-  const write = (level: string) => (msg: string, fields?: Record<string, unknown>) => {
-    lines.push(JSON.stringify({ level, msg, ...fields }));
-  };
-  return { lines, info: write('info'), warn: write('warn'), error: write('error') };
-}
-
-export interface CapturingMailer extends Mailer {
-  messages: MailMessage[];
-}
-
-export function capturingMailer(): CapturingMailer {
-  const messages: MailMessage[] = [];
-  return {
-    messages,
-    send: (m) => {
-      messages.push(m);
-      return Promise.resolve();
-    },
-    close: () => {},
-  };
-}
-
-// ------------------------------------------------------------------ multipart
 
 export type Part =
   | { name: string; value: string | Buffer }
@@ -86,8 +49,6 @@ export function multipartBody(parts: Part[], boundary = BOUNDARY): Uint8Array<Ar
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return new Uint8Array(Buffer.concat(chunks));
 }
-
-// ------------------------------------------------------------------ raw HTTP
 
 export interface RawResponse {
   /** null when the server closed the connection without an answer. */
@@ -161,78 +122,5 @@ export function rawJson(res: RawResponse): { error?: { code?: string }; message?
     return JSON.parse(body.slice(start, end + 1)) as { error?: { code?: string } };
   } catch {
     return {};
-  }
-}
-
-// ------------------------------------------------------------------ disk and database
-
-/** Every file under `dir` (relative paths), recursively; [] when it does not exist. */
-export function walkFiles(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  const out: string[] = [];
-  const visit = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, e.name);
-      if (e.isDirectory()) visit(full);
-      else out.push(path.relative(dir, full));
-    }
-  };
-  visit(dir);
-  return out.sort();
-}
-
-export interface MediaSnapshot {
-  incoming: string[];
-  media: string[];
-  previews: string[];
-}
-
-export function mediaSnapshot(dataDir: string): MediaSnapshot {
-  return {
-    incoming: walkFiles(path.join(dataDir, 'incoming')),
-    media: walkFiles(path.join(dataDir, 'media')),
-    previews: walkFiles(path.join(dataDir, 'previews')),
-  };
-}
-
-/** Files under `dir` whose bytes contain `marker`. */
-export function filesContaining(dir: string, marker: string): string[] {
-  const needle = Buffer.from(marker);
-  return walkFiles(dir).filter((f) => fs.readFileSync(path.join(dir, f)).includes(needle));
-}
-
-/** Every row of every application table, as JSON text (to search for leaked content). */
-export async function dumpTables(db: Knex): Promise<string> {
-  const tables = [
-    'users',
-    'locations',
-    'products',
-    'sessions',
-    'password_resets',
-    'files',
-    'jobs',
-    'comparisons',
-    'hornet_alerts',
-  ];
-  const parts: string[] = [];
-  for (const table of tables) {
-    if (!(await db.schema.hasTable(table))) continue;
-    parts.push(`${table}: ${JSON.stringify(await db(table).select('*'))}`);
-  }
-  return parts.join('\n');
-}
-
-/** Waits until `check` returns a value (not undefined) or `timeoutMs` passes. */
-export async function waitFor<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs: number,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -1,11 +1,12 @@
 /**
- * Helpers for server integration tests: a real server on port 0 with a temp DATA_DIR, on SQLite
- * or on PostgreSQL (127.0.0.1:5432 db `test`, a fresh schema per server, dropped after), and a
- * cookie-keeping fetch client. PostgreSQL suites skip with a note when no server answers.
+ * A real server for a test: on port 0 with a temp DATA_DIR, on SQLite or on PostgreSQL
+ * (127.0.0.1:5432 db `test`, a fresh schema per server, dropped after), with a cookie-keeping
+ * client (`http-client.ts`). PostgreSQL suites skip with a note when no server answers. Users,
+ * hives, files and corrected frames come from `factories/`.
  *
  *   describe.each(DB_KINDS)('thing on %s', (kind) => {
  *     const t = useTestServer(kind);            // beforeAll/afterAll inside
- *     it('...', async () => { const c = t.client(); await signIn(c, ...); });
+ *     it('...', async () => { const { client } = await signedInUser(t.server); });
  *   });
  */
 import crypto from 'node:crypto';
@@ -21,14 +22,13 @@ import { silentLogger } from '../../server/logger.ts';
 import type { Mailer } from '../../server/mailer.ts';
 import type { RunningServer } from '../../server/server.ts';
 import { startServer } from '../../server/server.ts';
-import type { Role } from '../../server/auth/sessions.ts';
 import type { Sleep } from '../../server/sleep.ts';
-import { createUser, findUserByEmail, grantProduct } from '../../server/users/users-repository.ts';
-import type { ProductName } from '../../server/users/plans.ts';
-import { dropSchema, PG_URL, postgresAnswers } from '../support/postgres.ts';
+import { TestClient } from './http-client.ts';
+import { dropSchema, PG_URL, postgresAnswers } from './postgres.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
-export { PG_URL };
+export { PG_URL, TestClient };
+export type { TestResponse } from './http-client.ts';
 
 export const PG_AVAILABLE = await postgresAnswers();
 if (!PG_AVAILABLE)
@@ -125,63 +125,6 @@ export function useTestServer(
   };
 }
 
-export interface TestResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** Parsed JSON body (throws if not JSON). */
-  json<T = unknown>(): T;
-}
-
-/** A fetch client that keeps cookies (Set-Cookie -> Cookie) like a browser for one origin. */
-export class TestClient {
-  readonly cookies = new Map<string, string>();
-  constructor(readonly baseUrl: string) {}
-
-  get cookieHeader(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-
-  async request(
-    method: string,
-    urlPath: string,
-    opts: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
-  ): Promise<TestResponse> {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (this.cookies.size > 0 && !('cookie' in headers)) headers.cookie = this.cookieHeader;
-    let body = opts.body;
-    if (opts.json !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      body = JSON.stringify(opts.json);
-    }
-    const res = await fetch(this.baseUrl + urlPath, { method, headers, body, redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = '', ...attrs] = line.split(';');
-      const eq = pair.indexOf('=');
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const maxAge = attrs.map((a) => a.trim().toLowerCase()).find((a) => a.startsWith('max-age='));
-      if (value === '' || maxAge === 'max-age=0') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    const text = await res.text();
-    return {
-      status: res.status,
-      headers: res.headers,
-      text,
-      json: <T>() => JSON.parse(text) as T,
-    };
-  }
-
-  post(urlPath: string, json?: unknown, headers?: Record<string, string>): Promise<TestResponse> {
-    return this.request('POST', urlPath, { json: json ?? {}, headers });
-  }
-
-  get(urlPath: string, headers?: Record<string, string>): Promise<TestResponse> {
-    return this.request('GET', urlPath, { headers });
-  }
-}
-
 let counter = 0;
 /** A unique e-mail address for a test. */
 export function uniqueEmail(prefix = 'user'): string {
@@ -218,52 +161,4 @@ export async function signIn(
   const res = await client.post('/api/check-valid-user/', { email_address: email, password });
   if (res.status !== 200) throw new Error(`signIn failed: ${res.status} ${res.text}`);
   return res.text;
-}
-
-/** Creates a user straight in the database (e.g. an admin) and returns its id. */
-export async function createUserDirect(
-  server: TestServer,
-  input: {
-    email?: string;
-    name?: string;
-    password?: string;
-    role?: Role;
-    locations?: string[];
-  } = {},
-): Promise<{ id: number; email: string; password: string }> {
-  const email = input.email ?? uniqueEmail(input.role === 'ADMIN' ? 'admin' : 'user');
-  const password = input.password ?? TEST_PASSWORD;
-  const user = await createUser(server.app.db, server.app.clock, {
-    email,
-    name: input.name ?? 'Direct User',
-    password,
-    role: input.role ?? 'USER',
-    locations: input.locations ?? [],
-  });
-  return { id: user.id, email: user.email, password };
-}
-
-/** A signed-in client for a new user (ADMIN when asked). */
-export async function signedInClient(
-  server: TestServer,
-  role: Role = 'USER',
-): Promise<{ client: TestClient; email: string; id: number }> {
-  const user = await createUserDirect(server, { role });
-  const client = server.client();
-  const got = await signIn(client, user.email, user.password);
-  if (got !== role) throw new Error(`expected role ${role}, got "${got}"`);
-  return { client, email: user.email, id: user.id };
-}
-
-/** Grants a product (dates YYYY-MM-DD; `from` defaults to 2000-01-01). */
-export async function grant(
-  server: TestServer,
-  email: string,
-  product: ProductName,
-  until: string,
-  from = '2000-01-01',
-): Promise<void> {
-  const user = await findUserByEmail(server.app.db, email);
-  if (!user) throw new Error(`no user ${email}`);
-  await grantProduct(server.app.db, user.id, product, from, until);
 }

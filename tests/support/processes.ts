@@ -1,8 +1,8 @@
 /**
  * Real `hivesight serve` / `hivesight worker` child processes for the fault tests and the load
  * script: started through the CLI on a data folder (SQLite) or a throw-away PostgreSQL schema,
- * ready when their log says so, killed with SIGKILL or stopped with SIGTERM. Also a plain
- * HTTP client helper for multipart uploads. No vitest imports: the load script uses this too.
+ * ready when their log says so, killed with SIGKILL or stopped with SIGTERM, and a client that
+ * uploads as the stress users do. No vitest imports: the load script uses this too.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -13,11 +13,13 @@ import path from 'node:path';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import { createDb } from '../../server/db.ts';
-import { PG_URL } from '../support/postgres.ts';
-import { waitFor } from '../support/wait.ts';
+import { uploadFile } from './factories/file.ts';
+import { TestClient } from './http-client.ts';
+import { PG_URL } from './postgres.ts';
+import { waitFor } from './wait.ts';
 export { waitFor };
 
-export { PG_URL, postgresAnswers } from '../support/postgres.ts';
+export { PG_URL, postgresAnswers } from './postgres.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const CLI = path.join(ROOT, 'bin', 'hivesight.mjs');
@@ -205,66 +207,11 @@ export async function startCli(
   return proc;
 }
 
-/** A cookie-keeping HTTP client (like the integration tests' TestClient, without vitest). */
-export class HttpClient {
-  cookie = '';
-  constructor(public baseUrl: string) {}
-
-  async request(
-    method: string,
-    urlPath: string,
-    opts: { json?: unknown; body?: FormData; signal?: AbortSignal } = {},
-  ): Promise<{ status: number; headers: Headers; text: string; json<T = unknown>(): T }> {
-    const headers: Record<string, string> = {};
-    if (this.cookie) headers.cookie = this.cookie;
-    let body: string | FormData | undefined = opts.body;
-    if (opts.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(opts.json);
-    }
-    const res = await fetch(this.baseUrl + urlPath, {
-      method,
-      headers,
-      body,
-      redirect: 'manual',
-      signal: opts.signal,
-    });
-    const set = res.headers.getSetCookie();
-    if (set.length > 0) {
-      const jar = new Map(
-        this.cookie
-          .split('; ')
-          .filter(Boolean)
-          .map((c) => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)] as const),
-      );
-      for (const line of set) {
-        const pair = line.split(';')[0] ?? '';
-        const eq = pair.indexOf('=');
-        const value = pair.slice(eq + 1).trim();
-        if (value === '') jar.delete(pair.slice(0, eq).trim());
-        else jar.set(pair.slice(0, eq).trim(), value);
-      }
-      this.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    }
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, text, json: <T>() => JSON.parse(text) as T };
-  }
-
-  post(urlPath: string, json: unknown = {}) {
-    return this.request('POST', urlPath, { json });
-  }
-
-  get(urlPath: string) {
-    return this.request('GET', urlPath);
-  }
-
+/** The cookie-keeping client with the stress tests' upload (both required fields filled in). */
+export class HttpClient extends TestClient {
   /** POST /api/upload_docs/ with the file and the two required fields. */
   upload(file: { name: string; data: Uint8Array }, location = 'Apiary North') {
-    const form = new FormData();
-    form.append('file_description', 'stress test upload');
-    form.append('location', location);
-    form.append('file_data', new Blob([new Uint8Array(file.data)]), file.name);
-    return this.request('POST', '/api/upload_docs/', { body: form });
+    return uploadFile(this, { ...file, location, description: 'stress test upload' });
   }
 }
 
