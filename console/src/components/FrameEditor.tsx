@@ -1,7 +1,8 @@
 import { Button, ButtonGroup, Callout, Spinner, Tag } from '@blueprintjs/core';
 import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { KeyboardEvent, PointerEvent } from 'react';
-import { errorMessage, get, request } from '../lib/api.ts';
+import type { Answer } from '../../../contract/client.ts';
+import { call, errorMessage } from '../lib/api.ts';
 import { toastSuccess } from '../lib/toaster.ts';
 import { useResource } from '../lib/useResource.ts';
 import {
@@ -16,20 +17,8 @@ import {
 import type { Box, Corner, EditBox, EditClass } from '../lib/boxEdit.ts';
 import './frame-editor.css';
 
-/** GET /api/files/:id/frames/:index */
-export interface FrameView {
-  index: number;
-  time_s: number;
-  source: 'photo' | 'preview' | 'sampled';
-  width: number;
-  height: number;
-  image_url: string;
-  detections: Array<{ cls: EditClass; score: number; box: Box }>;
-  labels: Array<{ cls: EditClass; box: Box }> | null;
-  corrected: boolean;
-  reviewed: boolean;
-  classes: EditClass[];
-}
+/** One frame as the editor opens it. */
+export type FrameView = Answer<'GET /api/files/:id/frames/:index'>;
 
 const ZOOMS = [1, 1.5, 2, 3, 4];
 const CORNERS: Corner[] = ['nw', 'ne', 'sw', 'se'];
@@ -61,7 +50,7 @@ export function FrameEditor(props: {
 }) {
   const { fileId, index } = props;
   const loaded = useResource(
-    () => get<FrameView>(`/api/files/${fileId}/frames/${index}`),
+    () => call('GET /api/files/:id/frames/:index', { params: { id: fileId, index } }),
     [fileId, index],
   );
   if (loaded.error !== null) {
@@ -218,9 +207,9 @@ function Editor(props: {
   const save = () => {
     setSaving(true);
     setSaveError(null);
-    request<FrameView>(`/api/files/${fileId}/frames/${index}`, {
-      method: 'PUT',
-      json: { labels: boxes.map((b) => ({ cls: b.cls, box: rounded(b.box) })) },
+    call('PUT /api/files/:id/frames/:index', {
+      params: { id: fileId, index },
+      body: { labels: boxes.map((b) => ({ cls: b.cls, box: rounded(b.box) })) },
     })
       .then((saved) => {
         const next = withIds(saved.labels ?? []);
