@@ -13,6 +13,19 @@ export type CallableKey = {
   [K in RouteKey]: Routes[K]['answer'] extends FileAnswer ? never : K;
 }[RouteKey];
 
+/** Routes that answer plain text (the sign-in's role): `callText` serves them. */
+export type TextKey = {
+  [K in RouteKey]: Routes[K]['answer'] extends FileAnswer<'text/plain'> ? K : never;
+}[RouteKey];
+
+/** Routes that take a multipart form (the upload): `callForm` serves them. */
+export type FormKey = {
+  [K in RouteKey]: Routes[K] extends { form: z.ZodObject } ? K : never;
+}[RouteKey];
+
+/** A form route's text fields (its file goes separately, as `file_data`). */
+export type FormFields<K extends FormKey> = Omit<Input<Routes[K]['form']>, 'file_data'>;
+
 /** A route's answer as the server sends it. */
 export type Answer<K extends RouteKey> = Routes[K]['answer'] extends z.ZodType
   ? z.output<Routes[K]['answer']>

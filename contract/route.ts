@@ -6,11 +6,14 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Access = 'public' | 'user' | 'admin';
 
 /** An answer that is a file (CSV, JPEG, media, tar) or plain text, not JSON. */
-export interface FileAnswer {
+export interface FileAnswer<T extends string = string> {
   kind: 'file';
-  contentType: string;
+  contentType: T;
 }
-export const fileAnswer = (contentType: string): FileAnswer => ({ kind: 'file', contentType });
+export const fileAnswer = <T extends string>(contentType: T): FileAnswer<T> => ({
+  kind: 'file',
+  contentType,
+});
 
 export interface RouteSpec {
   summary: string;

@@ -15,6 +15,7 @@ import { originCheck } from './middleware/csrf.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { jsonBody } from './middleware/body.ts';
 import { staticConsole } from './middleware/static.ts';
+import { answerCheck } from './middleware/answer-check.ts';
 import { NotFound } from './errors.ts';
 import { authRoutes } from './routes/auth.ts';
 import { accountRoutes } from './routes/account.ts';
@@ -50,12 +51,15 @@ export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
 export interface AppOptions {
   /** Built console folder; default dist/console under the repository root. */
   consoleDir?: string;
+  /** Tests: check every success against the route table's answer schema (answer-check.ts). */
+  checkAnswers?: boolean;
 }
 
 export function createApp(app: AppContext, opts: AppOptions = {}): Koa {
   const koa = new Koa({ proxy: app.config.trustProxy });
   koa.silent = true; // errors are logged by errorMiddleware, once
   koa.use(errorMiddleware(app.logger));
+  if (opts.checkAnswers) koa.use(answerCheck());
   koa.use(requestLog(app.logger));
   koa.use(securityHeaders(app.config));
   koa.use(originCheck(app.config.publicOrigin));

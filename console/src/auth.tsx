@@ -2,7 +2,7 @@
 // GET /api/me restores or verifies them (the cookie is the authority, decisions section 1).
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import { fetchMe, post } from './lib/api.ts';
+import { call, fetchMe } from './lib/api.ts';
 import { clearSession, isAdminRole, readSession, writeSession } from './lib/session.ts';
 import type { SessionState } from './lib/session.ts';
 
@@ -74,7 +74,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     try {
-      await post('/api/logout', {}, true);
+      await call('POST /api/logout');
     } catch {
       // The local session ends regardless; the server session expires on its own.
     }

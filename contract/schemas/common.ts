@@ -46,6 +46,8 @@ export const point = z.tuple([z.number(), z.number()]);
 export const entrance = z
   .object({ kind: z.enum(['line', 'polygon']), points: z.array(point) })
   .meta({ id: 'Entrance' });
+export type Entrance = z.infer<typeof entrance>;
+export type EntrancePoint = z.infer<typeof point>;
 
 export const locationRef = z.object({ id: z.number().int(), name: z.string() });
 

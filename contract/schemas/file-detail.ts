@@ -2,15 +2,21 @@
 import { z } from 'zod';
 import { classCounts, fileStatus, isoTime, mediaKind, productClass } from './common.ts';
 import { fileTraffic } from './traffic.ts';
+import type { Cells } from '../records.ts';
+import { FILE_RECORD_FIELDS, SEARCH_RECORD_FIELDS } from '../records.ts';
+
+/** A positional record's schema: one string a field, each described by its name. */
+function recordOf<F extends readonly string[]>(fields: F, id: string): z.ZodType<Cells<F>> {
+  const cells = fields.map((field) => z.string().describe(field));
+  return z.tuple(cells as [z.ZodString, ...z.ZodString[]]).meta({ id }) as z.ZodType as z.ZodType<
+    Cells<F>
+  >;
+}
 
 /** The spec's positional file record: [name, status, media_url, report_url, location, status_time]. */
-export const fileRecord = z
-  .tuple([z.string(), z.string(), z.string(), z.string(), z.string(), z.string()])
-  .meta({ id: 'FileRecord' });
+export const fileRecord = recordOf(FILE_RECORD_FIELDS, 'FileRecord');
 /** The admin search's record: the file record and the owner's e-mail. */
-export const searchRecord = z
-  .tuple([z.string(), z.string(), z.string(), z.string(), z.string(), z.string(), z.string()])
-  .meta({ id: 'SearchRecord' });
+export const searchRecord = recordOf(SEARCH_RECORD_FIELDS, 'SearchRecord');
 
 export const qualityGrade = z.enum(['good', 'uncertain', 'poor']);
 

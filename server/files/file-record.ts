@@ -1,6 +1,7 @@
 /**
  * The spec's positional file record (product-spec section 3), defined once: which field holds
- * what, in order. The files list answers `LIST_FIELDS`, the admin search `SEARCH_FIELDS`.
+ * what, in order. The contract names the fields and their order (contract/records.ts); here each
+ * gets its source. The files list answers `LIST_FIELDS`, the admin search `SEARCH_FIELDS`.
  *
  * Everything else is generated from these lists: the JavaScript record (`fileRecord`,
  * `searchRecord`) and the record parts that SQLite and PostgreSQL store, with the expression
@@ -16,6 +17,12 @@
  * copy installed, so that such a change cannot go unnoticed.
  */
 import type { FileRow } from './file-row.ts';
+import { FILE_RECORD_FIELDS, SEARCH_RECORD_FIELDS } from '../../contract/records.ts';
+import type {
+  FileRecordCells,
+  SearchRecordCells,
+  SearchRecordField,
+} from '../../contract/records.ts';
 
 // ---- How stored values are spelled in answers (decisions.md 1b) -----------------------------
 
@@ -61,25 +68,27 @@ export type RecordField =
   /** The owner's e-mail address. */
   | { kind: 'ownerEmail' };
 
-/** `[name, status, media_url, report_url, location, status_time]`. */
-export const LIST_FIELDS = [
-  { kind: 'text', column: 'original_name' },
-  { kind: 'text', column: 'status' },
-  { kind: 'url', resource: 'media', emptyOnceSet: 'media_deleted_at' },
-  { kind: 'url', resource: 'report.csv' },
-  { kind: 'text', column: 'location' },
-  { kind: 'time', column: 'status_time' },
-] as const satisfies readonly RecordField[];
+/** Where each field the contract names (contract/records.ts) comes from. */
+const FIELD_SOURCES = {
+  name: { kind: 'text', column: 'original_name' },
+  status: { kind: 'text', column: 'status' },
+  media_url: { kind: 'url', resource: 'media', emptyOnceSet: 'media_deleted_at' },
+  report_url: { kind: 'url', resource: 'report.csv' },
+  location: { kind: 'text', column: 'location' },
+  status_time: { kind: 'time', column: 'status_time' },
+  owner_email: { kind: 'ownerEmail' },
+} as const satisfies Record<SearchRecordField, RecordField>;
+
+/** The files list's record, in the contract's order. */
+export const LIST_FIELDS: readonly RecordField[] = FILE_RECORD_FIELDS.map((f) => FIELD_SOURCES[f]);
 
 /** The list record plus the owner's e-mail. */
-export const SEARCH_FIELDS = [
-  ...LIST_FIELDS,
-  { kind: 'ownerEmail' },
-] as const satisfies readonly RecordField[];
+export const SEARCH_FIELDS: readonly RecordField[] = SEARCH_RECORD_FIELDS.map(
+  (f) => FIELD_SOURCES[f],
+);
 
-type RecordOf<F extends readonly RecordField[]> = { -readonly [K in keyof F]: string };
-export type FileRecord = RecordOf<typeof LIST_FIELDS>;
-export type SearchRecord = RecordOf<typeof SEARCH_FIELDS>;
+export type FileRecord = FileRecordCells;
+export type SearchRecord = SearchRecordCells;
 
 /** The columns of `files` a record reads. */
 export type RecordRow = Pick<FileRow, 'id' | 'media_deleted_at' | TextColumn | TimeColumn>;

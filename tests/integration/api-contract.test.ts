@@ -13,6 +13,8 @@ import type { Answer } from '../../contract/client.ts';
 import { ERROR_MESSAGES } from '../../contract/errors.ts';
 import type { openApiDocument } from '../../contract/openapi.ts';
 import { openApiPath } from '../../contract/openapi.ts';
+import type { RouteSpec } from '../../contract/route.ts';
+import { splitRouteKey } from '../../contract/route.ts';
 import { ROUTES } from '../../contract/routes.ts';
 import { errorBody } from '../../contract/schemas/common.ts';
 import { fileDetail as fileDetailSchema } from '../../contract/schemas/file-detail.ts';
@@ -148,6 +150,36 @@ describe('the OpenAPI document', () => {
       Object.values(p).map((op) => (op as { operationId: string }).operationId),
     );
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('gives each route its success, its errors and every path parameter it names', () => {
+    const problems: string[] = [];
+    for (const [key, raw] of Object.entries(ROUTES)) {
+      const spec = raw as RouteSpec;
+      const { method, path } = splitRouteKey(key);
+      const op = doc.paths[openApiPath(path)]?.[method.toLowerCase()] as
+        z.infer<typeof operation> | undefined;
+      if (!op) {
+        problems.push(`${key}: not documented`);
+        continue;
+      }
+      const success = op.responses[String(spec.status ?? 200)];
+      const json = spec.answer !== null && !('kind' in spec.answer);
+      if (!success) problems.push(`${key}: no ${spec.status ?? 200} answer`);
+      else if (json !== Boolean(success.content?.['application/json']))
+        problems.push(`${key}: its success is ${json ? 'not ' : ''}JSON in the document`);
+      if (!op.responses.default) problems.push(`${key}: no default (error) answer`);
+      if (spec.access !== 'public' && !op.responses['401']) problems.push(`${key}: no 401`);
+      const named = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]).sort();
+      const declared = op.parameters.filter((p) => p.in === 'path');
+      if (declared.some((p) => !p.required)) problems.push(`${key}: an optional path parameter`);
+      const names = declared.map((p) => p.name).sort();
+      if (JSON.stringify(names) !== JSON.stringify(named))
+        problems.push(
+          `${key}: path parameters ${names.join(',')}, the path names ${named.join(',')}`,
+        );
+    }
+    expect(problems).toEqual([]);
   });
 
   it('holds JSON Schemas only: each one compiles', () => {

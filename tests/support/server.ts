@@ -90,6 +90,8 @@ export async function startTestServer(
     logger: opts.logger ?? silentLogger,
     worker: opts.worker ?? false,
     consoleDir: opts.consoleDir ?? path.join(dataDir, 'no-console'),
+    // Every answer a test provokes is checked against the contract (server/middleware/answer-check.ts).
+    checkAnswers: true,
   });
   const stop = async (): Promise<void> => {
     await running.stop();

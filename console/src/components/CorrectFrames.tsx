@@ -1,23 +1,12 @@
 import { Button, Card, HTMLSelect, Tag } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
-import { errorMessage, get } from '../lib/api.ts';
+import type { Answer } from '../../../contract/client.ts';
+import { call, errorMessage } from '../lib/api.ts';
 import { useResource } from '../lib/useResource.ts';
 import { FrameEditor } from './FrameEditor.tsx';
 import { HiveAccuracy } from './HiveAccuracy.tsx';
 
-/** GET /api/files/:id/frames */
-interface FrameList {
-  kind: 'image' | 'video';
-  media_kept: boolean;
-  frames: Array<{
-    index: number;
-    time_s: number;
-    source: 'photo' | 'preview' | 'sampled';
-    corrected: boolean;
-    reviewed: boolean;
-  }>;
-  corrected: Array<{ index: number; time_s: number; reviewed: boolean }>;
-}
+type FrameList = Answer<'GET /api/files/:id/frames'>;
 
 const frameName = (f: FrameList['frames'][number]) =>
   f.source === 'photo'
@@ -42,7 +31,7 @@ export function CorrectFrames(props: {
   const [version, setVersion] = useState(0);
 
   const frames = useResource(
-    () => get<FrameList>(`/api/files/${fileId}/frames`),
+    () => call('GET /api/files/:id/frames', { params: { id: fileId } }),
     [fileId, version],
   );
   const list = frames.data;

@@ -4,7 +4,7 @@
 // (the daily limit, 429) so the user reads why the rest were not queued.
 import { Alert, Button } from '@blueprintjs/core';
 import { useState } from 'react';
-import { errorMessage, post } from '../lib/api.ts';
+import { call, errorMessage } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
 
 const videos = (n: number) => (n === 1 ? '1 video' : `${n} videos`);
@@ -45,7 +45,7 @@ export function CountAgainButton({
     let queued = 0;
     try {
       for (const id of fileIds) {
-        await post(`/api/files/${id}/count-again`);
+        await call('POST /api/files/:id/count-again', { params: { id } });
         queued += 1;
       }
       toastSuccess(

@@ -18,9 +18,9 @@ export function DatasetExport() {
     setBusy(true);
     setNothing(null);
     try {
-      const blob = await getBlob(
-        `/api/admin/corrections-dataset.tar${reviewedOnly ? '?reviewed_only=1' : ''}`,
-      );
+      const blob = await getBlob('GET /api/admin/corrections-dataset.tar', {
+        query: { reviewed_only: reviewedOnly ? '1' : undefined },
+      });
       saveBlob(blob, `hivesight-corrections-${new Date().toISOString().slice(0, 10)}.tar`);
       toastSuccess('Download started.', undefined, 2000);
     } catch (e) {

@@ -1,7 +1,8 @@
 import { Button, ButtonGroup, Callout, Overlay2, Spinner, Tag } from '@blueprintjs/core';
 import { useCallback, useRef, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
-import { errorMessage, get, request } from '../lib/api.ts';
+import type { Answer } from '../../../contract/client.ts';
+import { call, errorMessage } from '../lib/api.ts';
 import { toastSuccess } from '../lib/toaster.ts';
 import { useResource } from '../lib/useResource.ts';
 import { EDIT_CLASSES, changed, moveBox, newBoxAt, rounded } from '../lib/boxEdit.ts';
@@ -10,20 +11,8 @@ import { FrameCanvas, phoneScreen } from './FrameCanvas.tsx';
 import type { FrameCanvasHandle } from './FrameCanvas.tsx';
 import './frame-editor.css';
 
-/** GET /api/files/:id/frames/:index */
-export interface FrameView {
-  index: number;
-  time_s: number;
-  source: 'photo' | 'preview' | 'sampled';
-  width: number;
-  height: number;
-  image_url: string;
-  detections: Array<{ cls: EditClass; score: number; box: Box }>;
-  labels: Array<{ cls: EditClass; box: Box }> | null;
-  corrected: boolean;
-  reviewed: boolean;
-  classes: EditClass[];
-}
+/** One frame as the editor opens it. */
+export type FrameView = Answer<'GET /api/files/:id/frames/:index'>;
 
 const countBoxes = (n: number) => (n === 1 ? '1 box' : `${n} boxes`);
 
@@ -45,7 +34,7 @@ export function FrameEditor(props: {
 }) {
   const { fileId, index } = props;
   const loaded = useResource(
-    () => get<FrameView>(`/api/files/${fileId}/frames/${index}`),
+    () => call('GET /api/files/:id/frames/:index', { params: { id: fileId, index } }),
     [fileId, index],
   );
   if (loaded.error !== null) {
@@ -137,9 +126,9 @@ function Editor(props: {
   const save = () => {
     setSaving(true);
     setSaveError(null);
-    request<FrameView>(`/api/files/${fileId}/frames/${index}`, {
-      method: 'PUT',
-      json: { labels: boxes.map((b) => ({ cls: b.cls, box: rounded(b.box) })) },
+    call('PUT /api/files/:id/frames/:index', {
+      params: { id: fileId, index },
+      body: { labels: boxes.map((b) => ({ cls: b.cls, box: rounded(b.box) })) },
     })
       .then((saved) => {
         const next = withIds(saved.labels ?? []);

@@ -1,12 +1,6 @@
 import { Callout } from '@blueprintjs/core';
-import { get } from '../lib/api.ts';
+import { call } from '../lib/api.ts';
 import { useResource } from '../lib/useResource.ts';
-
-interface Accuracy {
-  frames: number;
-  min_frames: number;
-  sentence: string | null;
-}
 
 /**
  * How the model did on the frames the beekeeper corrected at this hive (from 5 frames on), for
@@ -20,14 +14,14 @@ export function HiveAccuracy(props: {
   version?: number;
 }) {
   const { fileId, locationId, location, version } = props;
-  const url =
+  const load = () =>
     fileId !== undefined
-      ? `/api/files/${fileId}/accuracy`
+      ? call('GET /api/files/:id/accuracy', { params: { id: fileId } })
       : locationId !== undefined
-        ? `/api/locations/${locationId}/accuracy`
-        : `/api/hive-accuracy?location=${encodeURIComponent(location)}`;
+        ? call('GET /api/locations/:id/accuracy', { params: { id: locationId } })
+        : call('GET /api/hive-accuracy', { query: { location } });
   // No onError: the figure is a bonus; without it the page reads as before.
-  const accuracy = useResource(() => get<Accuracy>(url), [url, version]).data;
+  const accuracy = useResource(load, [fileId, locationId, location, version]).data;
   if (!accuracy?.sentence) return null;
   return (
     <Callout icon="endorsed" intent="primary" className="hs-gap" title={`Accuracy at ${location}`}>

@@ -1,8 +1,5 @@
+import { call } from '../lib/api.ts';
 import { SettingCard } from './SettingCard.tsx';
-
-interface Settings {
-  hornet_alerts: boolean;
-}
 
 /**
  * The user's hornet alert e-mails, on or off (GET/POST /api/account/settings). Shown to
@@ -10,12 +7,12 @@ interface Settings {
  */
 export function HornetAlertsSetting() {
   return (
-    <SettingCard<Settings>
-      path="/api/account/settings"
+    <SettingCard
+      load={() => call('GET /api/account/settings')}
+      save={(next) => call('POST /api/account/settings', { body: { hornet_alerts: next } })}
       what="your alert setting"
       label="E-mail me when a hornet is seen"
       isOn={(s) => s.hornet_alerts}
-      body={(next) => ({ hornet_alerts: next })}
     >
       {() => (
         <p className="hs-muted hs-small">

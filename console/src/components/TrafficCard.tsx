@@ -4,7 +4,8 @@ import { Card } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { LineChart } from './LineChart.tsx';
-import { get } from '../lib/api.ts';
+import type { Answer } from '../../../contract/client.ts';
+import { call } from '../lib/api.ts';
 import { CountAgainButton } from './CountAgain.tsx';
 import { useResource } from '../lib/useResource.ts';
 import type { FileTraffic } from '../lib/traffic.ts';
@@ -15,20 +16,13 @@ import './hive.css';
 const IN_COLOR = '#009e73';
 const OUT_COLOR = '#cc79a7';
 
-interface Hive {
-  location: { id: number; name: string };
-  /** The location has an entrance now. */
-  entrance_set: boolean;
-  /** The file was counted with that entrance. */
-  counted_with_entrance: boolean;
-  /** The video is still kept (erased 24 h after processing), so it can be counted again. */
-  media_kept: boolean;
-}
+type Hive = Answer<'GET /api/files/:id/hive'>;
 
 /** The file's hive location and its entrance (null until known, or when it has none). */
 function useHiveOf(fileId: number): Hive | null {
   // No onError: a location renamed away or removed leaves the page without hive links.
-  return useResource(() => get<Hive>(`/api/files/${fileId}/hive`), [fileId]).data;
+  return useResource(() => call('GET /api/files/:id/hive', { params: { id: fileId } }), [fileId])
+    .data;
 }
 
 /** Queues the video to be counted with the location's current entrance, then reloads. */

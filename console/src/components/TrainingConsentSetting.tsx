@@ -1,12 +1,6 @@
 import { formatDateTime } from '../lib/format.ts';
+import { call } from '../lib/api.ts';
 import { SettingCard } from './SettingCard.tsx';
-
-interface Consent {
-  consent: boolean;
-  consent_at: string | null;
-  revoked_at: string | null;
-  corrected_frames: number;
-}
 
 /**
  * The user's consent to their corrected frames being used to train the model
@@ -14,12 +8,12 @@ interface Consent {
  */
 export function TrainingConsentSetting() {
   return (
-    <SettingCard<Consent>
-      path="/api/account/training-consent"
+    <SettingCard
+      load={() => call('GET /api/account/training-consent')}
+      save={(next) => call('POST /api/account/training-consent', { body: { consent: next } })}
       what="your model-training setting"
       label="Allow hivesight to use my corrected frames to improve the model"
       isOn={(c) => c.consent}
-      body={(next) => ({ consent: next })}
     >
       {(state) => (
         <>

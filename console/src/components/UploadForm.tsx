@@ -14,7 +14,7 @@ import { useRef, useState } from 'react';
 import type { ChangeEvent, FormEvent, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
-import { errorMessage, post, postForm } from '../lib/api.ts';
+import { call, callForm, errorMessage } from '../lib/api.ts';
 import { formatBytes } from '../lib/format.ts';
 import { toLocationNames } from '../lib/records.ts';
 import { toastError, toastSuccess, toastWarning } from '../lib/toaster.ts';
@@ -74,17 +74,14 @@ export function UploadForm({
   const fileInput = useRef<HTMLInputElement>(null);
 
   const limits = useResource(
-    () =>
-      post<{ max_file_size?: unknown }>('/api/valid-products-and-file-size', {
-        email_address: auth.email,
-      }),
+    () => call('POST /api/valid-products-and-file-size'),
     [auth.email],
     (error) => toastError('Error', `Failed to fetch products. ${errorMessage(error)}`),
   );
-  const size = Number(limits.data?.max_file_size);
-  const maxSize = Number.isFinite(size) && size > 0 ? size : null;
+  const size = limits.data?.max_file_size ?? 0;
+  const maxSize = size > 0 ? size : null;
   const userLocations = useResource(
-    () => post('/api/get-locations-user/', { email_address: auth.email }).then(toLocationNames),
+    () => call('POST /api/get-locations-user/').then(toLocationNames),
     [auth.email],
     (error) => toastError('Error', `Failed to fetch locations. ${errorMessage(error)}`),
   );
@@ -118,14 +115,13 @@ export function UploadForm({
       toastWarning(MISSING_INFORMATION.title, MISSING_INFORMATION.message);
       return;
     }
-    const form = new FormData();
-    form.append('file_data', file);
-    form.append('file_description', description.trim());
-    form.append('location', location);
-    form.append('email_address', auth.email);
     setUploading(true);
     try {
-      await postForm('/api/upload_docs/', form);
+      await callForm(
+        'POST /api/upload_docs/',
+        { file_description: description.trim(), location, email_address: auth.email },
+        file,
+      );
       toastSuccess('File uploaded', `File ${file.name} uploaded successfully.`, 5000);
       clearFile();
       setDescription('');

@@ -11,7 +11,7 @@ import {
   Tag,
 } from '@blueprintjs/core';
 import { useState } from 'react';
-import { errorMessage, post } from '../lib/api.ts';
+import { call, errorMessage } from '../lib/api.ts';
 import type { UserProductRow } from '../lib/records.ts';
 import { toastSuccess } from '../lib/toaster.ts';
 
@@ -24,8 +24,8 @@ interface Pending {
   confirm: string;
   intent: 'primary' | 'danger';
   done: string;
-  path: string;
-  body: Record<string, string>;
+  /** The request, made once confirmed. */
+  send: () => Promise<unknown>;
 }
 
 /** Today as YYYY-MM-DD in the browser's zone (the server counts days in UTC). */
@@ -78,7 +78,7 @@ export function UserPlans({
     if (!pending) return;
     setBusy(true);
     try {
-      await post(pending.path, pending.body);
+      await pending.send();
       toastSuccess(pending.done, undefined, 3000);
       setPending(null);
       setUntil('');
@@ -93,7 +93,8 @@ export function UserPlans({
   };
 
   const grant = () => {
-    if (user.userId === null) return;
+    const userId = user.userId;
+    if (userId === null) return;
     if (!until) {
       setProblem('Choose the last day of the grant.');
       return;
@@ -103,8 +104,11 @@ export function UserPlans({
       confirm: 'Grant',
       intent: 'primary',
       done: `Granted ${product} to ${user.email}.`,
-      path: `/api/admin/users/${user.userId}/products`,
-      body: { product_name: product, end_date: until },
+      send: () =>
+        call('POST /api/admin/users/:id/products', {
+          params: { id: userId },
+          body: { product_name: product, end_date: until },
+        }),
     });
   };
 
@@ -171,8 +175,11 @@ export function UserPlans({
                                 confirm: 'Extend',
                                 intent: 'primary',
                                 done: `Extended ${g.productName} of ${user.email} to ${extendTo[id]}.`,
-                                path: `/api/admin/products/${id}/extend`,
-                                body: { end_date: extendTo[id]! },
+                                send: () =>
+                                  call('POST /api/admin/products/:id/extend', {
+                                    params: { id },
+                                    body: { end_date: extendTo[id]! },
+                                  }),
                               })
                             }
                           />
@@ -187,8 +194,10 @@ export function UserPlans({
                                   confirm: 'Revoke',
                                   intent: 'danger',
                                   done: `Revoked ${g.productName} from ${user.email}.`,
-                                  path: `/api/admin/products/${id}/revoke`,
-                                  body: {},
+                                  send: () =>
+                                    call('POST /api/admin/products/:id/revoke', {
+                                      params: { id },
+                                    }),
                                 })
                               }
                             />

@@ -1,13 +1,20 @@
 // The console's one HTTP client: same-origin relative /api paths, cookie session, JSON.
 // Server error bodies carry `{ error: { code }, message }` (contract/errors.ts); a 401 from any
 // call ends the local session. `call` takes a route of the contract and answers its type.
-import type { Answer, CallableKey, NoInput, RouteInput } from '../../../contract/client.ts';
+import type {
+  Answer,
+  CallableKey,
+  FormFields,
+  FormKey,
+  NoInput,
+  RouteInput,
+  TextKey,
+} from '../../../contract/client.ts';
 import { routeUrl } from '../../../contract/client.ts';
 import { splitRouteKey } from '../../../contract/route.ts';
 import type { RouteKey } from '../../../contract/routes.ts';
 import { codeForStatus, ERROR_MESSAGES, isErrorCode } from '../../../contract/errors.ts';
 import type { ErrorCode } from '../../../contract/errors.ts';
-import { cellText } from './format.ts';
 import { clearSession } from './session.ts';
 
 export class ApiError extends Error {
@@ -122,22 +129,44 @@ export async function request<T = unknown>(path: string, options: RequestOptions
 type CallArgs<K extends CallableKey> =
   NoInput<K> extends true ? [input?: RouteInput<K>] : [input: RouteInput<K>];
 
+/** One route, by its key, with what its contract says it takes. */
+function callRoute(key: RouteKey, input: unknown, quiet401 = false): Promise<unknown> {
+  const { method, path } = splitRouteKey(key);
+  const { params, query, body } = (input ?? {}) as {
+    params?: Record<string, string | number>;
+    query?: Record<string, string | undefined>;
+    body?: unknown;
+  };
+  return request(routeUrl(path, params, query), { method, json: body, quiet401 });
+}
+
 /**
  * One route of the contract, by its key: `call('GET /api/locations/:id/history', { params: { id },
  * query: { from } })` answers the route's answer type, so a field the server renames fails
  * type-checking here.
  */
 export function call<K extends CallableKey>(key: K, ...args: CallArgs<K>): Promise<Answer<K>> {
+  return callRoute(key, args[0]) as Promise<Answer<K>>;
+}
+
+/** A route answering plain text (the sign-in's role); a 401 does not end the local session. */
+export async function callText<K extends TextKey>(key: K, input: RouteInput<K>): Promise<string> {
+  const answer = await callRoute(key, input, true);
+  return typeof answer === 'string' ? answer : '';
+}
+
+/** A multipart route of the contract (the upload): the file as `file_data`, then its text fields. */
+export function callForm<K extends FormKey>(
+  key: K,
+  fields: FormFields<K>,
+  file: Blob,
+): Promise<Answer<K>> {
   const { method, path } = splitRouteKey(key);
-  const input = (args[0] ?? {}) as {
-    params?: Record<string, string | number>;
-    query?: Record<string, string | undefined>;
-    body?: unknown;
-  };
-  return request<Answer<K>>(routeUrl(path, input.params, input.query), {
-    method,
-    json: input.body,
-  });
+  const form = new FormData();
+  form.append('file_data', file);
+  for (const [name, value] of Object.entries(fields as Record<string, unknown>))
+    if (typeof value === 'string') form.append(name, value);
+  return request<Answer<K>>(path, { method, form });
 }
 
 /** The URL of a route that answers a file (a CSV, a picture), for links and downloads. */
@@ -158,33 +187,9 @@ function retryAfter(response: Response): number | null {
   return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : null;
 }
 
-export function post<T = unknown>(path: string, json: unknown = {}, quiet401 = false): Promise<T> {
-  return request<T>(path, { method: 'POST', json, quiet401 });
-}
-
-export function get<T = unknown>(path: string, quiet401 = false): Promise<T> {
-  return request<T>(path, { method: 'GET', quiet401 });
-}
-
-export function patch<T = unknown>(path: string, json: unknown): Promise<T> {
-  return request<T>(path, { method: 'PATCH', json });
-}
-
-export function put<T = unknown>(path: string, json: unknown): Promise<T> {
-  return request<T>(path, { method: 'PUT', json });
-}
-
-export function del<T = unknown>(path: string): Promise<T> {
-  return request<T>(path, { method: 'DELETE' });
-}
-
-export function postForm<T = unknown>(path: string, form: FormData): Promise<T> {
-  return request<T>(path, { method: 'POST', form });
-}
-
-/** GET a file as a blob (the users CSV). */
-export async function getBlob(path: string): Promise<Blob> {
-  const response = await send(path, { method: 'GET' });
+/** A route that answers a file, fetched as a blob (the users CSV, the training dataset). */
+export async function getBlob<K extends RouteKey>(key: K, input: RouteInput<K>): Promise<Blob> {
+  const response = await send(routeLink(key, input), { method: 'GET' });
   if (!response.ok) {
     const body = await parseBody(response);
     const code = codeOf(body) ?? codeForStatus(response.status);
@@ -211,43 +216,14 @@ export function saveBlob(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export interface Me {
-  email: string;
-  name: string;
-  role: string;
-  products: string[];
-}
+export type Me = Answer<'GET /api/me'>;
 
-/** GET /api/me; null when signed out, throws when the check itself failed. Tolerates small differences in the answer's shape. */
+/** GET /api/me; null when signed out, throws when the check itself failed. */
 export async function fetchMe(): Promise<Me | null> {
-  const response = await send('/api/me', { method: 'GET', quiet401: true });
-  if (response.status === 401) return null;
-  if (!response.ok)
-    throw new ApiError(`Session check failed (${response.status})`, response.status, null);
-  const body = (await parseBody(response)) as Record<string, unknown> | null;
-  if (!body || typeof body !== 'object') return null;
-  const user = (body.user && typeof body.user === 'object' ? body.user : body) as Record<
-    string,
-    unknown
-  >;
-  const products = Array.isArray(user.products)
-    ? user.products.map((p: unknown) =>
-        typeof p === 'string'
-          ? p
-          : cellText((p as { product_name?: unknown } | null)?.product_name),
-      )
-    : [];
-  return {
-    email: cellText(user.email) || cellText(user.email_address),
-    name: cellText(user.name),
-    role: cellText(user.role),
-    products: products.filter((p) => p !== ''),
-  };
-}
-
-/** The role string from the sign-in answer (a JSON string, text, or an object with `role`). */
-export function roleFromLoginBody(body: unknown): string {
-  if (typeof body === 'string') return body.trim();
-  if (body && typeof body === 'object' && 'role' in body) return cellText(body.role);
-  return cellText(body);
+  try {
+    return (await callRoute('GET /api/me', {}, true)) as Me;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
 }

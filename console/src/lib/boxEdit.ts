@@ -3,6 +3,9 @@
  * nudging, adding, drawing by a drag, all kept inside the picture and never under the server's
  * 4 px floor.
  */
+import { PRODUCT_CLASSES } from '../../../contract/classes.ts';
+import type { ProductClass } from '../../../contract/classes.ts';
+
 export interface Box {
   x: number;
   y: number;
@@ -10,7 +13,7 @@ export interface Box {
   height: number;
 }
 
-export type EditClass = 'bee' | 'pollen' | 'drone' | 'wasp' | 'hornet';
+export type EditClass = ProductClass;
 
 export interface EditBox {
   /** Local id for React keys and selection (not stored). */
@@ -22,18 +25,16 @@ export interface EditBox {
 export const MIN_SIDE = 4;
 
 /** Class names as beekeepers say them, with their shortcut digit and the preview's colour. */
-export const EDIT_CLASSES: ReadonlyArray<{
-  cls: EditClass;
-  label: string;
-  key: string;
-  color: string;
-}> = [
-  { cls: 'bee', label: 'Worker', key: '1', color: '#e69f00' },
-  { cls: 'pollen', label: 'Pollen', key: '2', color: '#56b4e9' },
-  { cls: 'drone', label: 'Drone', key: '3', color: '#0072b2' },
-  { cls: 'wasp', label: 'Wasp', key: '4', color: '#cc79a7' },
-  { cls: 'hornet', label: 'Hornet', key: '5', color: '#d55e00' },
-];
+const EDIT_LOOK: Record<EditClass, { label: string; key: string; color: string }> = {
+  bee: { label: 'Worker', key: '1', color: '#e69f00' },
+  pollen: { label: 'Pollen', key: '2', color: '#56b4e9' },
+  drone: { label: 'Drone', key: '3', color: '#0072b2' },
+  wasp: { label: 'Wasp', key: '4', color: '#cc79a7' },
+  hornet: { label: 'Hornet', key: '5', color: '#d55e00' },
+};
+
+/** Every class of the contract, in report order, as the editor offers it. */
+export const EDIT_CLASSES = PRODUCT_CLASSES.map((cls) => ({ cls, ...EDIT_LOOK[cls] }));
 
 export const classLabel = (cls: string): string =>
   EDIT_CLASSES.find((c) => c.cls === cls)?.label ?? cls;

@@ -7,20 +7,63 @@ import {
   metricRows,
   significanceText,
 } from './comparison.ts';
+import type { Comparison } from './comparison.ts';
 import { countCells, countText } from './fileDetail.ts';
+
+const noVerdict = { p_value: null, p_text: null, significant: null, verdict: '' };
+const totals = (files: number, honeybees: number) => ({
+  files,
+  honeybees,
+  pollen: null,
+  drones: null,
+});
+
+/** A compute-groups answer: the figures given, nothing else. */
+function comparison(part: Partial<Comparison> = {}): Comparison {
+  return {
+    bee_group_one_percent: null,
+    bee_group_two_percent: null,
+    pollen_group_one_percent: null,
+    pollen_group_two_percent: null,
+    drones_group_one_percent: null,
+    drones_group_two_percent: null,
+    confidence_intervals: {
+      bee_group_one: null,
+      bee_group_two: null,
+      pollen_group_one: null,
+      pollen_group_two: null,
+      drones_group_one: null,
+      drones_group_two: null,
+    },
+    significance: { bee: noVerdict, pollen: noVerdict, drones: noVerdict },
+    totals: { group_one: totals(0, 0), group_two: totals(0, 0) },
+    method: '',
+    comparison_id: 1,
+    group_one_files: [],
+    group_two_files: [],
+    ...part,
+  };
+}
 
 describe('comparison result', () => {
   it('formats the six indicators with intervals and significance', () => {
-    const rows = metricRows({
-      bee_group_one_percent: 12.34,
-      bee_group_two_percent: null,
-      pollen_group_one_percent: 20,
-      pollen_group_two_percent: 35.56,
-      drones_group_one_percent: '3',
-      drones_group_two_percent: 'x',
-      confidence_intervals: { pollen_group_one: { low: 15.04, high: 25.5 } },
-      significance: { pollen: { z: 2.5, p_value: 0.0124, significant: true }, drones: null },
-    });
+    const rows = metricRows(
+      comparison({
+        bee_group_one_percent: 12.34,
+        pollen_group_one_percent: 20,
+        pollen_group_two_percent: 35.56,
+        drones_group_one_percent: 3,
+        confidence_intervals: {
+          ...comparison().confidence_intervals,
+          pollen_group_one: { low: 15.04, high: 25.5 },
+        },
+        significance: {
+          bee: noVerdict,
+          pollen: { p_value: 0.0124, p_text: 'p = 0.012', significant: true, verdict: '' },
+          drones: noVerdict,
+        },
+      }),
+    );
     expect(rows.map((r) => [r.one, r.two])).toEqual([
       ['12.3%', 'N/A'],
       ['20.0%', '35.6%'],
@@ -44,13 +87,12 @@ describe('comparison result', () => {
 
 describe('what a comparison rests on', () => {
   it('names each group\u2019s files and honeybees', () => {
-    const basis = groupBasis({
-      totals: { group_one: { files: 2, honeybees: 27 }, group_two: { files: 1, honeybees: 1 } },
-    });
-    expect(basis && basisText(basis)).toMatch(
+    const basis = groupBasis(
+      comparison({ totals: { group_one: totals(2, 27), group_two: totals(1, 1) } }),
+    );
+    expect(basisText(basis)).toMatch(
       /^Group 1 rests on 2 files and 27 honeybees; group 2 on 1 file and 1 honeybee\./,
     );
-    expect(groupBasis({})).toBeNull();
   });
 });
 

@@ -1,8 +1,10 @@
 // Reading the compute-groups answer: the spec's six fields plus, per decisions section 3, each
 // figure's 95% interval, the server's verdict (or why there is none) and what each group rests on.
+import type { Comparison, Compared } from '../../../contract/schemas/comparison.ts';
 import { formatPercent } from './format.ts';
 
-export type Metric = 'bee' | 'pollen' | 'drones';
+export type { Comparison };
+export type Metric = Compared;
 
 export const METRICS: { key: Metric; label: string; description: string }[] = [
   {
@@ -23,10 +25,7 @@ export const METRICS: { key: Metric; label: string; description: string }[] = [
   },
 ];
 
-export interface Interval {
-  low: number;
-  high: number;
-}
+export type Interval = NonNullable<Comparison['confidence_intervals']['bee_group_one']>;
 
 export interface MetricRow {
   key: Metric;
@@ -39,19 +38,8 @@ export interface MetricRow {
   /** null when the server gave no verdict for this metric. */
   significant: boolean | null;
   pValue: number | null;
-  /** The server's one-line verdict ("too few insects to compare", ...), when it sent one. */
+  /** The server's one-line verdict ("too few insects to compare", ...). */
   verdict: string | null;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-}
-
-function interval(value: unknown): Interval | null {
-  const v = record(value);
-  return typeof v.low === 'number' && typeof v.high === 'number'
-    ? { low: v.low, high: v.high }
-    : null;
 }
 
 export function formatInterval(i: Interval | null): string {
@@ -59,21 +47,18 @@ export function formatInterval(i: Interval | null): string {
   return `95% CI ${i.low.toFixed(1)}–${i.high.toFixed(1)}%`;
 }
 
-export function metricRows(result: unknown): MetricRow[] {
-  const r = record(result);
-  const ci = record(r.confidence_intervals);
-  const sig = record(r.significance);
+export function metricRows(r: Comparison): MetricRow[] {
   return METRICS.map((m) => {
-    const test = record(sig[m.key]);
+    const test = r.significance[m.key];
     return {
       ...m,
       one: formatPercent(r[`${m.key}_group_one_percent`]),
       two: formatPercent(r[`${m.key}_group_two_percent`]),
-      oneInterval: interval(ci[`${m.key}_group_one`]),
-      twoInterval: interval(ci[`${m.key}_group_two`]),
-      significant: typeof test.significant === 'boolean' ? test.significant : null,
-      pValue: typeof test.p_value === 'number' ? test.p_value : null,
-      verdict: typeof test.verdict === 'string' ? test.verdict : null,
+      oneInterval: r.confidence_intervals[`${m.key}_group_one`],
+      twoInterval: r.confidence_intervals[`${m.key}_group_two`],
+      significant: test.significant,
+      pValue: test.p_value,
+      verdict: test.verdict,
     };
   });
 }
@@ -92,23 +77,11 @@ export function significanceText(
   return row.significant ? `Significant difference${p}` : `No significant difference${p}`;
 }
 
-export interface GroupBasis {
-  files: number;
-  honeybees: number;
-}
+export type GroupBasis = Pick<Comparison['totals']['group_one'], 'files' | 'honeybees'>;
 
-/** What each group's figures rest on (the answer's totals), or null from an older server. */
-export function groupBasis(result: unknown): { one: GroupBasis; two: GroupBasis } | null {
-  const totals = record(record(result).totals);
-  const basis = (value: unknown): GroupBasis | null => {
-    const t = record(value);
-    return typeof t.files === 'number' && typeof t.honeybees === 'number'
-      ? { files: t.files, honeybees: t.honeybees }
-      : null;
-  };
-  const one = basis(totals.group_one);
-  const two = basis(totals.group_two);
-  return one && two ? { one, two } : null;
+/** What each group's figures rest on (the answer's totals). */
+export function groupBasis(r: Comparison): { one: GroupBasis; two: GroupBasis } {
+  return { one: r.totals.group_one, two: r.totals.group_two };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

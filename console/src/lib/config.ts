@@ -1,5 +1,6 @@
-// Configurable content (decisions section 6). The server may expose GET /api/public-config; these
-// defaults apply when it does not.
+// Configurable content (decisions section 6), from GET /api/public-config; these defaults apply
+// where it is empty or unreachable.
+import { call } from './api.ts';
 import { useResource } from './useResource.ts';
 
 export interface AppConfig {
@@ -18,34 +19,15 @@ export const DEFAULT_CONFIG: AppConfig = {
 
 let cached: Promise<AppConfig> | null = null;
 
-function pick(body: Record<string, unknown>, ...keys: string[]): string | undefined {
-  for (const key of keys) {
-    const value = body[key];
-    if (typeof value === 'string' && value.trim() !== '') return value;
-  }
-  return undefined;
-}
-
+/** The server's configurable content; an empty value or a failed call keeps the default. */
 export function loadConfig(): Promise<AppConfig> {
-  cached ??= fetch('/api/public-config', {
-    credentials: 'same-origin',
-    headers: { Accept: 'application/json' },
-  })
-    .then(async (response) => {
-      if (!response.ok) return DEFAULT_CONFIG;
-      const body = (await response.json()) as Record<string, unknown>;
-      return {
-        contactEmail: pick(body, 'contact_email', 'contactEmail') ?? DEFAULT_CONFIG.contactEmail,
-        researchArticleUrl:
-          pick(body, 'research_article_url', 'researchArticleUrl') ??
-          DEFAULT_CONFIG.researchArticleUrl,
-        introVideoUrl:
-          pick(body, 'intro_video_url', 'introVideoUrl') ?? DEFAULT_CONFIG.introVideoUrl,
-        sampleVideoUrl:
-          pick(body, 'sample_video_url', 'sampleVideoUrl', 'intro_video_url') ??
-          DEFAULT_CONFIG.sampleVideoUrl,
-      };
-    })
+  cached ??= call('GET /api/public-config')
+    .then((c) => ({
+      contactEmail: c.contact_email.trim() || DEFAULT_CONFIG.contactEmail,
+      researchArticleUrl: c.research_article_url.trim() || DEFAULT_CONFIG.researchArticleUrl,
+      introVideoUrl: c.intro_video_url.trim() || DEFAULT_CONFIG.introVideoUrl,
+      sampleVideoUrl: c.intro_video_url.trim() || DEFAULT_CONFIG.sampleVideoUrl,
+    }))
     .catch(() => DEFAULT_CONFIG);
   return cached;
 }

@@ -2,12 +2,9 @@
 // (0-1, y down), as the server and the engine store them. A line's hive side is on the left
 // walking from its first point to its second, as seen on the picture (engine/traffic/entrance.ts).
 
-export type EntrancePoint = [number, number];
+import type { Entrance, EntrancePoint } from '../../../contract/schemas/common.ts';
 
-export interface Entrance {
-  kind: 'line' | 'polygon';
-  points: EntrancePoint[];
-}
+export type { Entrance, EntrancePoint };
 
 /** A level line across the middle with the hive above it: a start the user drags into place. */
 export const DEFAULT_LINE: Entrance = {

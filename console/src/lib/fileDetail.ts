@@ -1,17 +1,20 @@
 // The file detail answer (GET /api/files/:id) turned into what the detail screen shows.
 
-export const CLASSES = [
-  { key: 'bee', label: 'Worker bees' },
-  { key: 'pollen', label: 'Bees with pollen' },
-  { key: 'drone', label: 'Drones' },
-  { key: 'wasp', label: 'Wasps' },
-  { key: 'hornet', label: 'Asian hornets' },
-] as const;
+import { isHoneybee, PRODUCT_CLASSES } from '../../../contract/classes.ts';
+import type { ProductClass } from '../../../contract/classes.ts';
 
-export type ClassKey = (typeof CLASSES)[number]['key'];
+export type ClassKey = ProductClass;
 
-/** Wasp and hornet counts come with the Researcher plan (decisions.md 4). */
-const RESEARCH_CLASSES: readonly ClassKey[] = ['wasp', 'hornet'];
+const CLASS_LABELS: Record<ClassKey, string> = {
+  bee: 'Worker bees',
+  pollen: 'Bees with pollen',
+  drone: 'Drones',
+  wasp: 'Wasps',
+  hornet: 'Asian hornets',
+};
+
+/** The product's classes in report order, with the labels the count cards show. */
+export const CLASSES = PRODUCT_CLASSES.map((key) => ({ key, label: CLASS_LABELS[key] }));
 
 export interface CountCell {
   key: ClassKey;
@@ -23,16 +26,16 @@ export interface CountCell {
 }
 
 export function countCells(
-  counts: unknown,
+  counts: Partial<Record<ClassKey, number | null>> | null,
   options: { researchPlan?: boolean; modelClasses?: readonly string[] } = {},
 ): CountCell[] {
-  const c = counts && typeof counts === 'object' ? (counts as Record<string, unknown>) : {};
   return CLASSES.map(({ key, label }) => {
-    const v = c[key];
+    const v = counts?.[key];
     if (typeof v === 'number' && Number.isFinite(v)) return { key, label, value: v };
     // A class the model cannot see is "not available" whatever the plan.
     const detectable = options.modelClasses?.includes(key) ?? true;
-    const byPlan = detectable && options.researchPlan === false && RESEARCH_CLASSES.includes(key);
+    // Wasp and hornet counts come with the Researcher plan (decisions.md 4).
+    const byPlan = detectable && options.researchPlan === false && !isHoneybee(key);
     return { key, label, value: null, missing: byPlan ? 'plan' : 'model' };
   });
 }

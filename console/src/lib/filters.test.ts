@@ -7,6 +7,7 @@ import {
   userStats,
 } from './filters.ts';
 import { fileIdFromUrl, toFileRecord, toLocationNames, toUserProductRow } from './records.ts';
+import type { UserProductCells } from './records.ts';
 import { statusTone } from './status.ts';
 
 const files = [
@@ -30,6 +31,19 @@ const files = [
   ]),
 ];
 
+/** A users-and-products row with a plan (ids 1 and 2) or, with empty strings, without one. */
+const userRow = (email: string, start: string, end: string, product: string): UserProductCells => [
+  email,
+  start,
+  end,
+  product,
+  false,
+  'Ann',
+  'USER',
+  1,
+  product ? 2 : null,
+];
+
 describe('filters', () => {
   it('uploaded files: file name only, case-insensitive', () => {
     expect(filterByFileName(files, 'hive').map((f) => f.id)).toEqual([1]);
@@ -42,7 +56,7 @@ describe('filters', () => {
     expect(filterSearchResults(files, 'processed').map((f) => f.id)).toEqual([1]);
   });
   it('users: e-mail only', () => {
-    const rows = [toUserProductRow(['ann@x.org', '2025-01-01', '2099-01-01', 'Researcher'])];
+    const rows = [toUserProductRow(userRow('ann@x.org', '2025-01-01', '2099-01-01', 'Researcher'))];
     expect(filterUsersByEmail(rows, 'ANN')).toHaveLength(1);
     expect(filterUsersByEmail(rows, 'research')).toHaveLength(0);
   });
@@ -51,9 +65,9 @@ describe('filters', () => {
     expect(isActiveSubscription('2025-06-10', today)).toBe(true);
     expect(isActiveSubscription('2025-06-09', today)).toBe(false);
     const rows = [
-      toUserProductRow(['a@x.org', '2025-01-01', '2025-12-31', 'Researcher']),
-      toUserProductRow(['a@x.org', '2024-01-01', '2024-12-31', 'Bees Premium Subscription']),
-      toUserProductRow(['b@x.org', '', '', '']),
+      toUserProductRow(userRow('a@x.org', '2025-01-01', '2025-12-31', 'Researcher')),
+      toUserProductRow(userRow('a@x.org', '2024-01-01', '2024-12-31', 'Bees Premium Subscription')),
+      toUserProductRow(userRow('b@x.org', '', '', '')),
     ];
     expect(userStats(rows, today)).toEqual({ totalUsers: 2, activeSubscriptions: 1, products: 2 });
   });
@@ -63,7 +77,7 @@ describe('records', () => {
   it('reads ids from API URLs and location names from arrays', () => {
     expect(fileIdFromUrl('', '/api/files/42/report.csv')).toBe(42);
     expect(fileIdFromUrl('https://x/other')).toBeNull();
-    expect(toLocationNames([['North'], ['South', 2], ['North'], ['']])).toEqual(['North', 'South']);
+    expect(toLocationNames([['North'], ['South'], ['North'], ['']])).toEqual(['North', 'South']);
     expect(files[1]?.videoUrl).toBe('');
   });
 });

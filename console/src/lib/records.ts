@@ -1,4 +1,12 @@
-// The API's positional records (spec section 3) turned into named objects.
+// The API's positional records (spec section 3) turned into named objects, by the field names
+// the contract gives each cell (contract/records.ts).
+import type { Answer } from '../../../contract/client.ts';
+import {
+  FILE_RECORD_FIELDS,
+  namedRecord,
+  SEARCH_RECORD_FIELDS,
+} from '../../../contract/records.ts';
+import type { FileRecordCells, SearchRecordCells } from '../../../contract/records.ts';
 
 export interface FileRecord {
   name: string;
@@ -12,8 +20,6 @@ export interface FileRecord {
   id: number | null;
 }
 
-import { cellText as text } from './format.ts';
-
 const FILE_ID = /\/api\/files\/(\d+)(?:\/|$)/;
 
 export function fileIdFromUrl(...urls: string[]): number | null {
@@ -24,18 +30,22 @@ export function fileIdFromUrl(...urls: string[]): number | null {
   return null;
 }
 
-export function toFileRecord(row: unknown): FileRecord {
-  const cells: unknown[] = Array.isArray(row) ? row : [];
-  const record = {
-    name: text(cells[0]),
-    status: text(cells[1]),
-    videoUrl: text(cells[2]),
-    reportUrl: text(cells[3]),
-    location: text(cells[4]),
-    statusTime: text(cells[5]),
-    email: text(cells[6]),
+/** A files list record, or an admin search record (with the owner's e-mail). */
+export function toFileRecord(cells: FileRecordCells | SearchRecordCells): FileRecord {
+  const r =
+    cells.length === SEARCH_RECORD_FIELDS.length
+      ? namedRecord(SEARCH_RECORD_FIELDS, cells)
+      : { ...namedRecord(FILE_RECORD_FIELDS, cells), owner_email: '' };
+  return {
+    name: r.name,
+    status: r.status,
+    videoUrl: r.media_url,
+    reportUrl: r.report_url,
+    location: r.location,
+    statusTime: r.status_time,
+    email: r.owner_email,
+    id: fileIdFromUrl(r.report_url, r.media_url),
   };
-  return { ...record, id: fileIdFromUrl(record.reportUrl, record.videoUrl) };
 }
 
 /** The named form used in compute-groups payloads. */
@@ -70,29 +80,28 @@ export interface UserProductRow {
   productId: number | null;
 }
 
-const idOf = (cell: unknown): number | null =>
-  typeof cell === 'number' && Number.isSafeInteger(cell) && cell > 0 ? cell : null;
+export type UserProductCells = Answer<'POST /api/users-and-products'>[number];
 
-/** [email, start, end, product, lookalike, name, role, user id, product id] (server/routes/admin.ts). */
-export function toUserProductRow(row: unknown): UserProductRow {
-  const cells: unknown[] = Array.isArray(row) ? row : [];
+const idOf = (id: number | null): number | null =>
+  id !== null && Number.isSafeInteger(id) && id > 0 ? id : null;
+
+/** [email, start, end, product, lookalike, name, role, user id, product id] (the contract's tuple). */
+export function toUserProductRow(cells: UserProductCells): UserProductRow {
+  const [email, startDate, endDate, productName, , name, role, userId, productId] = cells;
   return {
-    email: text(cells[0]),
-    startDate: text(cells[1]),
-    endDate: text(cells[2]),
-    productName: text(cells[3]),
-    name: text(cells[5]),
-    role: text(cells[6]),
-    userId: idOf(cells[7]),
-    productId: idOf(cells[8]),
+    email,
+    startDate,
+    endDate,
+    productName,
+    name,
+    role,
+    userId: idOf(userId),
+    productId: idOf(productId),
   };
 }
 
-/** Locations come back as a list of arrays; the first element is the name. */
-export function toLocationNames(rows: unknown): string[] {
-  if (!Array.isArray(rows)) return [];
-  const names = rows
-    .map((row: unknown) => (Array.isArray(row) ? text(row[0]) : text(row)))
-    .filter((name) => name.trim() !== '');
+/** The user's hive location names, once each (the answer holds one [name] per location). */
+export function toLocationNames(rows: Answer<'POST /api/get-locations-user/'>): string[] {
+  const names = rows.map(([name]) => name).filter((name) => name.trim() !== '');
   return [...new Set(names)];
 }

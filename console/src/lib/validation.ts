@@ -1,5 +1,6 @@
 // Validation rules and their exact messages (spec section 5).
 import { formatBytes } from './format.ts';
+import type { RouteInput } from '../../../contract/client.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const ACCEPTED_EXTENSIONS = ['.mp4', '.jpg', '.jpeg', '.png', '.avi'] as const;
@@ -11,12 +12,8 @@ export function loginError(email: string, password: string): string | null {
   return email.trim() === '' || password === '' ? 'Email and password are required' : null;
 }
 
-export interface RegistrationInput {
-  name: string;
-  email: string;
-  password: string;
-  confirmPassword: string;
-}
+/** The registration form: the register route's body but for the locations, chosen apart. */
+export type RegistrationInput = Omit<RouteInput<'POST /api/register-user/'>['body'], 'locations'>;
 
 export type RegistrationErrors = Partial<Record<keyof RegistrationInput, string>>;
 

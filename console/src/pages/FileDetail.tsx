@@ -18,7 +18,7 @@ import { CorrectFrames } from '../components/CorrectFrames.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { FileHive } from '../components/TrafficCard.tsx';
 import type { FileDetail as FileDetailAnswer } from '../../../contract/schemas/file-detail.ts';
-import { call, del, errorMessage } from '../lib/api.ts';
+import { call, errorMessage } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
 import { useResource } from '../lib/useResource.ts';
 import { usePollingWhile } from '../lib/usePolling.ts';
@@ -58,7 +58,7 @@ export function FileDetail() {
   const deleteFile = async (name: string) => {
     setDeleting(true);
     try {
-      await del(`/api/files/${encodeURIComponent(id ?? '')}`);
+      await call('DELETE /api/files/:id', { params: { id: id ?? '' } });
       void navigate('/file-upload-list', { replace: true });
       toastSuccess('File deleted', `${name} and its report were deleted.`);
     } catch (e) {

@@ -4,7 +4,9 @@ import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
-import { ApiError, errorMessage, get, post } from '../lib/api.ts';
+import type { Answer } from '../../../contract/client.ts';
+import type { FileRecordCells, SearchRecordCells } from '../../../contract/records.ts';
+import { ApiError, call, errorMessage } from '../lib/api.ts';
 import { formatDateTime, orDash } from '../lib/format.ts';
 import {
   allFilesSearch,
@@ -24,10 +26,7 @@ import '../components/DataTable.css';
 import './groups.css';
 import './FileGrouping.css';
 
-interface UploadFacts {
-  uploaded_at: string;
-  description: string;
-}
+type UploadFacts = Answer<'GET /api/files/upload-facts'>['files'][number];
 
 /** At most this many ids a request to /api/files/upload-facts. */
 const FACTS_BATCH = 500;
@@ -40,9 +39,9 @@ async function loadUploadFacts(files: FileRecord[]): Promise<Map<number, UploadF
   const ids = files.flatMap((f) => (f.id === null ? [] : [f.id]));
   const facts = new Map<number, UploadFacts>();
   for (let i = 0; i < ids.length; i += FACTS_BATCH) {
-    const answer = await get<{ files: Array<UploadFacts & { id: number }> }>(
-      `/api/files/upload-facts?ids=${ids.slice(i, i + FACTS_BATCH).join(',')}`,
-    );
+    const answer = await call('GET /api/files/upload-facts', {
+      query: { ids: ids.slice(i, i + FACTS_BATCH).join(',') },
+    });
     for (const f of answer.files) facts.set(f.id, f);
   }
   return facts;
@@ -124,12 +123,11 @@ export function FileGrouping() {
     setLoading(true);
     // Admins compare anyone's files (decisions.md 1): their list is the admin search over all
     // dates; everyone else lists their own files.
-    const request = auth.isAdmin
-      ? post('/api/search-results-files', allFilesSearch(new Date()))
-      : post('/api/get-uploaded-files-list/', { email_address: auth.email });
+    const request: Promise<Array<FileRecordCells | SearchRecordCells>> = auth.isAdmin
+      ? call('POST /api/search-results-files', { body: allFilesSearch(new Date()) })
+      : call('POST /api/get-uploaded-files-list/');
     request
       .then((body) => {
-        if (!Array.isArray(body)) throw new Error('Unexpected response format');
         const processed = processedOnly(body.map(toFileRecord));
         setFiles(processed);
         setAssignments(keepPresent(assignmentsRef.current, processed));
@@ -150,7 +148,7 @@ export function FileGrouping() {
         );
       })
       .finally(() => setLoading(false));
-  }, [auth.email, auth.isAdmin]);
+  }, [auth.isAdmin]);
 
   useEffect(() => load(), [load]);
 
@@ -168,10 +166,11 @@ export function FileGrouping() {
     }
     setSubmitting(true);
     try {
-      const result = await post<Record<string, unknown>>('/api/compute-groups', {
-        email_address: auth.email,
-        group_one: groups.group1.map(toGroupPayload),
-        group_two: groups.group2.map(toGroupPayload),
+      const result = await call('POST /api/compute-groups', {
+        body: {
+          group_one: groups.group1.map(toGroupPayload),
+          group_two: groups.group2.map(toGroupPayload),
+        },
       });
       const state: ComparisonState = { result, groupOne: groups.group1, groupTwo: groups.group2 };
       void navigate('/file-grouping/result', { state });

@@ -23,7 +23,7 @@ import {
   statusTimeColumn,
   textColumn,
 } from '../components/cells.tsx';
-import { ApiError, post } from '../lib/api.ts';
+import { ApiError, call } from '../lib/api.ts';
 import { rangeProblem, searchDates, todayRange } from '../lib/dateRange.ts';
 import type { Range } from '../lib/dateRange.ts';
 import { distinctCount, filterSearchResults } from '../lib/filters.ts';
@@ -80,12 +80,13 @@ export function FileSearch() {
     setPhase('loading');
     setFailure('');
     try {
-      const body = await post('/api/search-results-files', {
-        ...searchDates([range[0], range[1]]),
-        file_description: description.trim(),
-        location: location.trim(),
+      const rows = await call('POST /api/search-results-files', {
+        body: {
+          ...searchDates([range[0], range[1]]),
+          file_description: description.trim(),
+          location: location.trim(),
+        },
       });
-      const rows: unknown[] = Array.isArray(body) ? body : [];
       const records = rows.map(toFileRecord).map((r) => ({
         ...r,
         name: r.name || 'Untitled',

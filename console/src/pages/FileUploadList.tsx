@@ -11,7 +11,6 @@ import {
 import { createColumnHelper } from '@tanstack/react-table';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useAuth } from '../auth.tsx';
 import { DataTable } from '../components/DataTable.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import {
@@ -23,7 +22,7 @@ import {
   textColumn,
 } from '../components/cells.tsx';
 import { UploadForm } from '../components/UploadForm.tsx';
-import { errorMessage, post } from '../lib/api.ts';
+import { call, errorMessage, routeLink } from '../lib/api.ts';
 import { filterByFileName } from '../lib/filters.ts';
 import { toFileRecord } from '../lib/records.ts';
 import type { FileRecord } from '../lib/records.ts';
@@ -63,7 +62,6 @@ const COLUMNS = [
 ];
 
 export function UploadedFiles() {
-  const auth = useAuth();
   const navigate = useNavigate();
   const [files, setFiles] = useState<FileRecord[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -82,23 +80,18 @@ export function UploadedFiles() {
   const columns = useMemo(() => [selectColumn(selected, toggle), ...COLUMNS], [selected, toggle]);
 
   /** Loads the list; `quiet` (the quick status polls) without the Refresh button's spinner. */
-  const load = useCallback(
-    (quiet = false) => {
-      if (!quiet) setLoading(true);
-      return post('/api/get-uploaded-files-list/', { email_address: auth.email })
-        .then((body) => {
-          if (body === null || body === undefined) throw new Error('No data received');
-          const rows: unknown[] = Array.isArray(body) ? body : [];
-          setFiles(rows.map(toFileRecord));
-          setError(null);
-        })
-        .catch((e: unknown) => setError(errorMessage(e)))
-        .finally(() => {
-          if (!quiet) setLoading(false);
-        });
-    },
-    [auth.email],
-  );
+  const load = useCallback((quiet = false) => {
+    if (!quiet) setLoading(true);
+    return call('POST /api/get-uploaded-files-list/')
+      .then((rows) => {
+        setFiles(rows.map(toFileRecord));
+        setError(null);
+      })
+      .catch((e: unknown) => setError(errorMessage(e)))
+      .finally(() => {
+        if (!quiet) setLoading(false);
+      });
+  }, []);
 
   usePolling(() => void load());
   usePollingWhile(
@@ -168,7 +161,9 @@ export function UploadedFiles() {
               icon="th-derived"
               text={`Summary CSV (${picked.length})`}
               href={
-                picked.length > 0 ? `/api/files/summary.csv?ids=${picked.join(',')}` : undefined
+                picked.length > 0
+                  ? routeLink('GET /api/files/summary.csv', { query: { ids: picked.join(',') } })
+                  : undefined
               }
               download="summary.csv"
               disabled={picked.length === 0}

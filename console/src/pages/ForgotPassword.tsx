@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { AuthSubmit, EmailField } from '../components/AuthFields.tsx';
-import { post } from '../lib/api.ts';
+import { call } from '../lib/api.ts';
 import { forgotPasswordError } from '../lib/validation.ts';
 import './auth.css';
 
@@ -23,10 +23,10 @@ export function ForgotPassword() {
     }
     setSending(true);
     try {
-      const body = await post<{ message?: string } | null>('/api/forgot-password', {
-        email_address: email.trim(),
+      const body = await call('POST /api/forgot-password', {
+        body: { email_address: email.trim() },
       });
-      if (body?.message === 'SUCCESS') {
+      if (body.message === 'SUCCESS') {
         setOutcome({
           intent: 'success',
           text: 'Password reset link sent! Please check your email.',

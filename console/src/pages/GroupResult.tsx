@@ -9,13 +9,14 @@ import {
   metricRows,
   significanceText,
 } from '../lib/comparison.ts';
+import type { Comparison } from '../lib/comparison.ts';
 import { truncateName } from '../lib/format.ts';
 import type { FileRecord } from '../lib/records.ts';
 import './groups.css';
 import './GroupResult.css';
 
 export interface ComparisonState {
-  result: Record<string, unknown>;
+  result: Comparison;
   groupOne: FileRecord[];
   groupTwo: FileRecord[];
 }
@@ -78,7 +79,7 @@ export function GroupResult() {
         <Stat label="Group 1 files" value={state.groupOne.length} />
         <Stat label="Group 2 files" value={state.groupTwo.length} />
       </div>
-      {basis ? <p className="hs-muted hs-comparison-basis">{basisText(basis)}</p> : null}
+      <p className="hs-muted hs-comparison-basis">{basisText(basis)}</p>
       <div className="hs-metric-grid">
         {rows.map((row) => (
           <Card key={row.key} className="hs-metric-card" elevation={1}>

@@ -17,46 +17,18 @@ import { CountAgainButton } from '../components/CountAgain.tsx';
 import { EntranceCanvas } from '../components/EntranceCanvas.tsx';
 import { LocationLoadFailure, LocationPageActions } from '../components/LocationPages.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
-import { del, errorMessage, get, put } from '../lib/api.ts';
+import type { Answer } from '../../../contract/client.ts';
+import { call, errorMessage } from '../lib/api.ts';
 import type { Entrance } from '../lib/entrance.ts';
 import { DEFAULT_LINE, describeEntrance, sameEntrance, swapSides } from '../lib/entrance.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
 
-interface Frame {
-  file_id: number;
-  name: string;
-  /** The annotated preview (kept after the media is erased). */
-  preview_url: string | null;
-  /** The same frame without boxes, while the media is kept. */
-  still_url: string | null;
-  width: number;
-  height: number;
-  created_at: string;
-}
-
-interface EntranceAnswer {
-  location: { id: number; name: string };
-  entrance: Entrance | null;
-  frames: Frame[];
-  proposal_available: boolean;
-  /** Videos that would count again with the saved entrance (media kept, counted without it). */
-  recount: { videos: Array<{ file_id: number; name: string }>; uploads_left_today: number };
-}
-
-interface ProposalAnswer {
-  proposal: {
-    entrance: Entrance;
-    track_ends: number;
-    of: number;
-    file_name: string;
-  } | null;
-  message?: string;
-}
+type EntranceAnswer = Answer<'GET /api/locations/:id/entrance'>;
 
 export function LocationEntrance() {
   const { id = '' } = useParams();
-  const base = `/api/locations/${encodeURIComponent(id)}/entrance`;
+  const params = { id };
   const [data, setData] = useState<EntranceAnswer | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [draft, setDraft] = useState<Entrance>(DEFAULT_LINE);
@@ -69,7 +41,7 @@ export function LocationEntrance() {
 
   const load = useCallback(async () => {
     try {
-      const answer = await get<EntranceAnswer>(base);
+      const answer = await call('GET /api/locations/:id/entrance', { params: { id } });
       setData(answer);
       setDraft(answer.entrance ?? DEFAULT_LINE);
       setFrameId((current) => current ?? answer.frames[0]?.file_id ?? null);
@@ -77,7 +49,7 @@ export function LocationEntrance() {
     } catch (error) {
       setLoadError(errorMessage(error));
     }
-  }, [base]);
+  }, [id]);
 
   useEffect(() => {
     void load();
@@ -96,7 +68,7 @@ export function LocationEntrance() {
   const save = async () => {
     setSaving(true);
     try {
-      await put(base, { entrance: draft });
+      await call('PUT /api/locations/:id/entrance', { params, body: { entrance: draft } });
       setProblem(null);
       setNote(null);
       toastSuccess(
@@ -114,7 +86,7 @@ export function LocationEntrance() {
   const clear = async () => {
     setConfirmClear(false);
     try {
-      await del(base);
+      await call('DELETE /api/locations/:id/entrance', { params });
       setProblem(null);
       toastSuccess('Entrance cleared', 'Later videos are counted without in and out.');
       await load();
@@ -125,7 +97,7 @@ export function LocationEntrance() {
 
   const propose = async () => {
     try {
-      const answer = await get<ProposalAnswer>(`${base}/proposal`);
+      const answer = await call('GET /api/locations/:id/entrance/proposal', { params });
       if (!answer.proposal) {
         setNote(answer.message ?? 'No entrance could be proposed. Draw it instead.');
         return;

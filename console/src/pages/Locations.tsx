@@ -3,15 +3,12 @@ import { useCallback, useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { PageHeader } from '../components/PageHeader.tsx';
-import { del, errorMessage, get, patch, post } from '../lib/api.ts';
+import type { Answer } from '../../../contract/client.ts';
+import { call, errorMessage } from '../lib/api.ts';
 import { toastSuccess } from '../lib/toaster.ts';
 import './Locations.css';
 
-interface HiveLocation {
-  id: number;
-  name: string;
-  files: number;
-}
+type HiveLocation = Answer<'GET /api/locations'>['locations'][number];
 
 const filesText = (n: number) => (n === 1 ? '1 file' : `${n} files`);
 
@@ -113,7 +110,7 @@ export function Locations() {
 
   const load = useCallback(async () => {
     try {
-      const body = await get<{ locations: HiveLocation[] }>('/api/locations');
+      const body = await call('GET /api/locations');
       setLocations(body.locations);
       setLoadError(null);
     } catch (error) {
@@ -129,7 +126,7 @@ export function Locations() {
     event.preventDefault();
     setAdding(true);
     try {
-      await post('/api/locations', { name: newName });
+      await call('POST /api/locations', { body: { name: newName } });
       toastSuccess('Location added', `${newName.trim()} can now be chosen for uploads.`);
       setNewName('');
       setProblem(null);
@@ -143,7 +140,7 @@ export function Locations() {
 
   const rename = async (location: HiveLocation, name: string): Promise<boolean> => {
     try {
-      await patch(`/api/locations/${location.id}`, { name });
+      await call('PATCH /api/locations/:id', { params: { id: location.id }, body: { name } });
       setProblem(null);
       await load();
       return true;
@@ -156,7 +153,7 @@ export function Locations() {
   const remove = async (location: HiveLocation) => {
     setRemoving(null);
     try {
-      await del(`/api/locations/${location.id}`);
+      await call('DELETE /api/locations/:id', { params: { id: location.id } });
       setProblem(null);
       await load();
     } catch (error) {

@@ -4,7 +4,7 @@ import type { FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { AuthSubmit, EmailField } from '../components/AuthFields.tsx';
-import { post, roleFromLoginBody } from '../lib/api.ts';
+import { callText } from '../lib/api.ts';
 import { INVALID_CREDENTIALS, signInFailure } from '../lib/signInError.ts';
 import { loginError } from '../lib/validation.ts';
 import './auth.css';
@@ -41,12 +41,10 @@ export function Login() {
     setLoading(true);
     setError(null);
     try {
-      const body = await post(
-        '/api/check-valid-user/',
-        { email_address: typedEmail, password: typedPassword },
-        true,
-      );
-      const role = roleFromLoginBody(body);
+      const answer = await callText('POST /api/check-valid-user/', {
+        body: { email_address: typedEmail, password: typedPassword },
+      });
+      const role = answer.trim();
       if (!role) throw new Error(INVALID_CREDENTIALS);
       auth.signIn(role, typedEmail);
       void navigate('/', { replace: true });

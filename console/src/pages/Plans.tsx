@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth.tsx';
 import { HornetAlertsSetting } from '../components/HornetAlertsSetting.tsx';
 import { TrainingConsentSetting } from '../components/TrainingConsentSetting.tsx';
-import { errorMessage, post } from '../lib/api.ts';
+import { call, errorMessage } from '../lib/api.ts';
 import { toastError } from '../lib/toaster.ts';
 import { useResource } from '../lib/useResource.ts';
 import '../components/PageHeader.css';
@@ -50,12 +50,7 @@ export function Plans() {
   const auth = useAuth();
   const valid = useResource(
     auth.isAuthenticated && auth.email
-      ? () =>
-          post<{ valid_products?: unknown }>('/api/valid-products-and-file-size', {
-            email_address: auth.email,
-          }).then((body) =>
-            Array.isArray(body?.valid_products) ? body.valid_products.map(String) : [],
-          )
+      ? () => call('POST /api/valid-products-and-file-size').then((body) => body.valid_products)
       : null,
     [auth.isAuthenticated, auth.email],
     (error) => toastError('Error', `Failed to fetch Products. ${errorMessage(error)}`, 5000),

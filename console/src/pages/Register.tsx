@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { AuthSubmit } from '../components/AuthFields.tsx';
-import { post } from '../lib/api.ts';
+import { call } from '../lib/api.ts';
 import { registrationErrors } from '../lib/validation.ts';
 import type { RegistrationErrors, RegistrationInput } from '../lib/validation.ts';
 import './auth.css';
@@ -43,12 +43,9 @@ export function Register() {
     setSubmitting(true);
     setFailure(null);
     try {
-      const body = await post('/api/register-user/', {
-        ...form,
-        email: form.email.trim(),
-        locations,
+      await call('POST /api/register-user/', {
+        body: { ...form, email: form.email.trim(), locations },
       });
-      if (!body) throw new Error('Network response was not ok');
       setSuccess(true);
     } catch (error) {
       setFailure(

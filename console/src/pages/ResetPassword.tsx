@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { AuthSubmit } from '../components/AuthFields.tsx';
-import { errorMessage, post } from '../lib/api.ts';
+import { call, errorMessage } from '../lib/api.ts';
 import { toastError, toastSuccess } from '../lib/toaster.ts';
 import { MIN_PASSWORD_LENGTH } from '../lib/validation.ts';
 import type { LoginNotice } from './Login.tsx';
@@ -33,7 +33,7 @@ export function ResetPassword() {
     if (fieldProblem(password)) return;
     setSaving(true);
     try {
-      await post('/api/reset-password', { token, new_password: password });
+      await call('POST /api/reset-password', { body: { token, new_password: password } });
       // Done here: the next step is signing in with the new password.
       const state: LoginNotice = { notice: `${UPDATED} Sign in with your new password.` };
       void navigate('/login', { replace: true, state });

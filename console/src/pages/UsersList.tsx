@@ -7,7 +7,7 @@ import { PageHeader } from '../components/PageHeader.tsx';
 import { DatasetExport } from '../components/DatasetExport.tsx';
 import { UserPlans } from '../components/UserPlans.tsx';
 import { Stat } from '../components/Stat.tsx';
-import { ApiError, errorMessage, getBlob, post, saveBlob } from '../lib/api.ts';
+import { ApiError, call, errorMessage, getBlob, saveBlob } from '../lib/api.ts';
 import { filterUsersByEmail, userStats } from '../lib/filters.ts';
 import { orDash } from '../lib/format.ts';
 import { toUserProductRow } from '../lib/records.ts';
@@ -67,10 +67,8 @@ export function UsersList() {
 
   const load = useCallback(() => {
     setLoading(true);
-    post('/api/users-and-products', {})
-      .then((body) => {
-        if (body === null || body === undefined) throw new Error('No data received');
-        const list: unknown[] = Array.isArray(body) ? body : [];
+    call('POST /api/users-and-products')
+      .then((list) => {
         setRows(list.map(toUserProductRow));
         setError(null);
         setUpdated(new Date());
@@ -87,9 +85,8 @@ export function UsersList() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const body = await post<{ file_name?: string }>('/api/get-all-users', {});
-      const fileName = body?.file_name || 'all_users.csv';
-      const blob = await getBlob(`/api/download-csv?file_name=${encodeURIComponent(fileName)}`);
+      const { file_name: fileName } = await call('POST /api/get-all-users');
+      const blob = await getBlob('GET /api/download-csv', { query: { file_name: fileName } });
       saveBlob(blob, fileName);
       toastSuccess('Download started.', undefined, 2000);
     } catch (e) {
