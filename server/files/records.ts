@@ -6,7 +6,7 @@ import type { Box, ClassCounts, ProductClass } from '../../engine/index.ts';
 // counts.ts is plain arithmetic (no model, no ffmpeg): safe to load with the API.
 import { honeybeesOnScreen } from '../../engine/vocabulary.ts';
 import type { ResultQuality } from '../../engine/vocabulary.ts';
-import type { Entrance } from '../../engine/vocabulary.ts';
+import type { CalibrationNote, Entrance } from '../../engine/vocabulary.ts';
 import type { StoredTraffic } from '../locations/traffic.ts';
 import { trafficDetail } from '../locations/traffic.ts';
 import {
@@ -62,6 +62,8 @@ export interface StoredSummary {
   recordedAt?: string;
   /** An entrance proposed from where this video's tracks start and end, if any cluster. */
   entranceProposal?: { entrance: Entrance; trackEnds: number; of: number };
+  /** The location's calibration the file was analysed with (issue 58), when one was. */
+  calibration?: CalibrationNote;
 }
 
 export interface StoredHornetTrack {
