@@ -14,7 +14,7 @@ export async function up(knex: Knex): Promise<void> {
     t.string('state', 16).notNullable();
     t.text('calibration_json').nullable();
     t.text('error').nullable();
-    t.boolean('enabled').notNullable().defaultTo(true);
+    t.boolean('enabled').notNullable().defaultTo(false);
     t.string('requested_at', 32).notNullable();
     t.string('fitted_at', 32).nullable();
     t.unique(['user_id', 'location']);

@@ -2,7 +2,9 @@
  * The calibrations repository (migration 0034): one row per owner and location name. The owner
  * queues a fit; the worker claims it (a conditional update, so one worker takes it), then
  * writes the calibration or why it failed. Only `activeCalibration` decides what an analysis
- * runs with: a ready, enabled calibration whose gain was beyond the noise.
+ * runs with: a ready, enabled calibration whose gain was beyond the noise. A new calibration
+ * starts off: experiment 013 found no camera where applying it by default met its rule, so the
+ * owner turns it on after reading its gain.
  */
 import type { Knex } from 'knex';
 import type { Box, Calibration, ProductClass } from '../../engine/vocabulary.ts';
@@ -67,7 +69,7 @@ export function calibrationRepository(db: Knex) {
           user_id: userId,
           location,
           state: 'queued',
-          enabled: true,
+          enabled: false,
           requested_at: at,
         });
         return true;

@@ -38,7 +38,7 @@ export async function calibrationView(db: Knex, location: LocationRow): Promise<
     why_not: calibrationShortfall(frames),
     state: row?.state ?? 'none',
     error: row?.error ?? null,
-    enabled: row?.enabled ?? true,
+    enabled: row?.enabled ?? false,
     applied,
     label: c ? calibrationLabel(c) : null,
     gain: c?.gain ?? null,

@@ -2,7 +2,7 @@
  * A location's calibration (issue 58) on SQLite and PostgreSQL, with the real engine in the
  * in-process worker: fewer than 5 corrected frames (or one file) cannot be calibrated; the
  * owner's request is fitted by the worker, never in the request; the page shows the gain with
- * and without; a later analysis of the owner's file at that location runs with it and says so,
+ * and without; turned on, a later analysis of the owner's file at that location runs with it and says so,
  * while another user's file at a location of the same name does not; turned off, it is not
  * used; the export is a calibration the CLI reads.
  */
@@ -126,7 +126,10 @@ describe.each(DB_KINDS)('calibration on %s', (kind) => {
       /^Leave one frame out on 5 corrected frames, the count error is \d+ % without the calibration and \d+ % with it/,
     );
     expect(fitted.gain?.significant, fitted.sentence ?? '').toBe(true);
-    expect(fitted.applied).toBe(true);
+    // Off until its owner turns it on (experiment 013).
+    expect(fitted).toMatchObject({ enabled: false, applied: false });
+    const on = await owner.client.request('PATCH', url, { json: { enabled: true } });
+    expect(on.json<View>()).toMatchObject({ enabled: true, applied: true });
     const today = new Date().toISOString().slice(0, 10);
     expect(fitted.label).toBe(`Calibrated for Apiary North on 5 corrected frames (${today})`);
 
