@@ -21,6 +21,7 @@ import {
 import { comparison } from './schemas/comparison.ts';
 import { fileDetail, fileRecord, searchRecord } from './schemas/file-detail.ts';
 import { historyAnswer, historyQuery } from './schemas/history.ts';
+import { calibrationAnswer } from './schemas/calibration.ts';
 
 const idParams = z.object({ id: z.string().describe('The numeric id') });
 const frameParams = z.object({ id: z.string(), index: z.string().describe('The frame index') });
@@ -444,6 +445,33 @@ export const ROUTES = {
     access: 'user',
     params: idParams,
     answer: accuracy,
+  },
+  'GET /api/locations/:id/calibration': {
+    summary:
+      'The location’s calibration: whether it can be fitted, its gain, whether it is applied',
+    access: 'user',
+    params: idParams,
+    answer: calibrationAnswer,
+  },
+  'POST /api/locations/:id/calibration': {
+    summary: 'Calibrate with the owner’s corrected frames here (fitted by the worker)',
+    access: 'user',
+    params: idParams,
+    status: 202,
+    answer: calibrationAnswer,
+  },
+  'PATCH /api/locations/:id/calibration': {
+    summary: 'Turn the calibration on or off',
+    access: 'user',
+    params: idParams,
+    body: z.object({ enabled: z.boolean() }),
+    answer: calibrationAnswer,
+  },
+  'GET /api/locations/:id/calibration.json': {
+    summary: 'The calibration as a file, for `hivesight analyze --calibration FILE`',
+    access: 'user',
+    params: idParams,
+    answer: fileAnswer('application/json'),
   },
   'GET /api/files/:id/hive': {
     summary: 'The location of a file and whether it was counted with its entrance',

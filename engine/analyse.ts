@@ -10,6 +10,8 @@ import { AnalysisCancelledError } from './errors.ts';
 import type { MediaLimits } from './media/limits.ts';
 import { probeMedia } from './media/probe.ts';
 import { detectPicture } from './detect-picture.ts';
+import { calibratedThresholds, calibrationNote } from './calibration/calibration.ts';
+import type { Calibration } from './calibration/calibration.ts';
 import { readFrameAt } from './media/frames.ts';
 import { insectSize } from './detection/zoom.ts';
 import { frameLook } from './quality/frame-look.ts';
@@ -59,6 +61,11 @@ export interface AnalyseOptions {
   entrance?: Entrance;
   /** How video frames are analysed (`VideoAnalysis`; default fast). */
   videoAnalysis?: VideoAnalysis;
+  /**
+   * The location's calibration (issue 58): its zoom replaces auto-zoom's judgement and its
+   * thresholds the card's honeybee ones; the result names it.
+   */
+  calibration?: Calibration;
 }
 
 export interface AnalysisOutput extends AnalysisResult {
@@ -108,7 +115,11 @@ export async function analyseFile(
 
   // Honeybees shown on the frames may start tracks at the thresholds they are shown at; a track
   // that moved counts once the median score of its hits reaches its class's track score, if any.
-  const thresholds = detector.scoreThresholds(kind);
+  const calibration = options.calibration;
+  const thresholds = calibration
+    ? calibratedThresholds(detector.scoreThresholds(kind), calibration.thresholds)
+    : detector.scoreThresholds(kind);
+  const laid = calibration ? { thresholds: thresholds.perClass } : {};
   const trackerOptions = trackerOptionsFor(sampleFps, thresholds, detector.trackScores(kind));
   let tracker = new Tracker(trackerOptions);
   let frames: FrameResult[] = [];
@@ -154,7 +165,7 @@ export async function analyseFile(
   // A video's zoom is judged on the honeybees of its first AUTO_ZOOM_FRAMES frames (or more,
   // until there are enough, within AUTO_ZOOM_WITHIN_S seconds); if it is not 1, decoding starts
   // again from the beginning at that zoom.
-  let zoom: number | undefined;
+  let zoom: number | undefined = calibration?.zoom ?? undefined;
   const pooled: Detection[] = [];
   /** The zoom once this video frame's honeybees, with the earlier ones, decide it; else undefined. */
   const judge = (frame: RawFrame, detections: Detection[]): number | undefined => {
@@ -165,6 +176,8 @@ export async function analyseFile(
   };
   if (media.kind === 'image') {
     const picture = await detectPicture(file, media, deps, {
+      ...laid,
+      ...(zoom === undefined ? {} : { zoom }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     decodeMs += picture.decodeMs;
@@ -186,6 +199,7 @@ export async function analyseFile(
       decodeMs += t0 - waitStart;
       const detections = await detector.detect(frame, media.width, media.height, {
         media: kind,
+        ...laid,
         ...(detailFrame ? { detailFrame } : {}),
       });
       const t1 = performance.now();
@@ -238,6 +252,7 @@ export async function analyseFile(
     zoom: zoom ?? 1,
     timing: { decodeMs, inferenceMs, trackingMs, totalMs: performance.now() - started },
     analysedAt: (deps.now?.() ?? new Date()).toISOString(),
+    ...(calibration ? { calibration: calibrationNote(calibration) } : {}),
   };
   result.quality = gradeQuality(
     qualitySignals({

@@ -10,7 +10,7 @@ import type { DetailSizer } from './detail-frame.ts';
 import { readPicture } from './media/frames.ts';
 import type { MediaLimits } from './media/limits.ts';
 import type { MediaTools } from './media/tools.ts';
-import type { Detection, MediaInfo, MediaKind, RawFrame } from './types.ts';
+import type { Detection, MediaInfo, MediaKind, ProductClass, RawFrame } from './types.ts';
 
 /** What a picture pass needs of the detector (the engine's `Detector` satisfies it). */
 export interface PictureDetector extends DetailSizer {
@@ -29,7 +29,12 @@ export interface PictureDetector extends DetailSizer {
     frame: RawFrame,
     sourceWidth: number,
     sourceHeight: number,
-    options?: { scoreThreshold?: number; media?: MediaKind; detailFrame?: RawFrame },
+    options?: {
+      scoreThreshold?: number;
+      thresholds?: Partial<Record<ProductClass, number>>;
+      media?: MediaKind;
+      detailFrame?: RawFrame;
+    },
   ): Promise<Detection[]>;
 }
 
@@ -43,14 +48,24 @@ export interface PictureResult {
   inferenceMs: number;
 }
 
+export interface PictureOptions {
+  /** Replaces every class's score threshold (eval's low one for the AP curve). */
+  scoreThreshold?: number;
+  /** Per-class thresholds over the card's (a location's calibration). */
+  thresholds?: Partial<Record<ProductClass, number>>;
+  /** Decode at this zoom, once, instead of judging one (a location's calibration). */
+  zoom?: number;
+  signal?: AbortSignal;
+}
+
 export async function detectPicture(
   file: string,
   media: MediaInfo,
   deps: { detector: PictureDetector; tools: MediaTools; limits: MediaLimits },
-  options: { scoreThreshold?: number; signal?: AbortSignal } = {},
+  options: PictureOptions = {},
 ): Promise<PictureResult> {
   const { detector, tools, limits } = deps;
-  const { signal, scoreThreshold } = options;
+  const { signal, scoreThreshold, thresholds } = options;
   let decodeMs = 0;
   let inferenceMs = 0;
   const pass = async (zoom: number): Promise<{ frame: RawFrame; detections: Detection[] }> => {
@@ -67,12 +82,17 @@ export async function detectPicture(
     const detections = await detector.detect(frame, media.width, media.height, {
       media: media.kind,
       ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
+      ...(thresholds ? { thresholds } : {}),
       ...(detailFrame ? { detailFrame } : {}),
     });
     decodeMs += t1 - t0;
     inferenceMs += performance.now() - t1;
     return { frame, detections };
   };
+  if (options.zoom !== undefined) {
+    const fixed = await pass(options.zoom);
+    return { ...fixed, zoom: options.zoom, decodeMs, inferenceMs };
+  }
   const first = await pass(1);
   const zoom = detector.zoomFor(first.detections, first.frame.width, media.width, media.kind) ?? 1;
   const result = zoom === 1 ? first : await pass(zoom);

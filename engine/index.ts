@@ -13,11 +13,15 @@ import { probeMedia } from './media/probe.ts';
 import { resolveMediaTools } from './media/tools.ts';
 import type { MediaTools } from './media/tools.ts';
 import type { MediaInfo, VideoAnalysis } from './types.ts';
+import { calibrateStills } from './calibration/calibrate.ts';
+import type { CorrectedStill } from './calibration/calibrate.ts';
+import type { Calibration } from './calibration/calibration.ts';
 
 export * from './vocabulary.ts';
 export type { AnalyseOptions, AnalysisOutput } from './analyse.ts';
 export { DEFAULT_SAMPLE_FPS } from './analyse.ts';
 export type { MediaLimits } from './media/limits.ts';
+export type { CorrectedStill } from './calibration/calibrate.ts';
 export { DEFAULT_LIMITS } from './media/limits.ts';
 export type { MediaTools } from './media/tools.ts';
 export { resolveMediaTools } from './media/tools.ts';
@@ -56,6 +60,11 @@ export interface Engine {
   readonly limits: MediaLimits;
   probe(file: string): Promise<MediaInfo>;
   analyse(file: string, options?: AnalyseOptions): Promise<AnalysisOutput>;
+  /** Fits a location's calibration on its corrected stills (issue 58). */
+  calibrate(
+    stills: readonly CorrectedStill[],
+    meta: { location: string; date: string; signal?: AbortSignal },
+  ): Promise<Calibration>;
 }
 
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
@@ -77,5 +86,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         { detector, tools, limits },
         { sampleFps, videoAnalysis, ...analyseOptions },
       ),
+    calibrate: async (stills, meta) =>
+      (await calibrateStills({ detector, tools, limits }, stills, meta)).calibration,
   };
 }

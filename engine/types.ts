@@ -4,6 +4,8 @@
  * accepts these types.
  */
 
+import type { CalibrationNote } from './calibration/calibration.ts';
+
 /** The product's classes, in report order (decisions.md section 2). */
 export const PRODUCT_CLASSES = ['bee', 'pollen', 'drone', 'wasp', 'hornet'] as const;
 export type ProductClass = (typeof PRODUCT_CLASSES)[number];
@@ -212,6 +214,8 @@ export interface AnalysisResult {
   traffic?: Traffic;
   /** How far the counts can be trusted (`quality/grade.ts`); set by `analyseFile`. */
   quality?: ResultQuality;
+  /** The location's calibration the file was analysed with (issue 58), when one was. */
+  calibration?: CalibrationNote;
 }
 
 export interface AnalysisProgress {

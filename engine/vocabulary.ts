@@ -32,3 +32,4 @@ export { motTracks } from './reports/mot.ts';
 export { MAX_POLYGON_POINTS, parseEntranceLine, parseEntrancePolygon } from './traffic/entrance.ts';
 export { readCrossings, scoreCrossings } from './traffic/crossings.ts';
 export type { CrossingScore, LabelledCrossing } from './traffic/crossings.ts';
+export * from './calibration/index.ts';

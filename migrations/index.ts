@@ -27,6 +27,7 @@ import * as m0030 from './20261130_0030_queue_turns.ts';
 import * as m0031 from './20261130_0031_files_retention_from.ts';
 import * as m0032 from './20261201_0032_files_frame_detections.ts';
 import * as m0033 from './20261201_0033_users_sign_in_alert.ts';
+import * as m0034 from './20261202_0034_location_calibrations.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -57,6 +58,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['20261130_0031_files_retention_from', m0031],
   ['20261201_0032_files_frame_detections', m0032],
   ['20261201_0033_users_sign_in_alert', m0033],
+  ['20261202_0034_location_calibrations', m0034],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

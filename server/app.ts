@@ -29,6 +29,7 @@ import { locationsRoutes } from './routes/locations.ts';
 import { fileDeleteRoutes } from './routes/file-delete.ts';
 import { hiveRoutes } from './routes/hive.ts';
 import { correctionsRoutes } from './routes/corrections.ts';
+import { calibrationRoutes } from './routes/calibration.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 
 /** Every API route module, mounted in this order. */
@@ -45,6 +46,7 @@ export const ROUTE_MODULES: ReadonlyArray<(app: AppContext) => Router> = [
   fileDeleteRoutes,
   hiveRoutes,
   correctionsRoutes,
+  calibrationRoutes,
   openApiRoutes,
 ];
 

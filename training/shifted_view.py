@@ -29,10 +29,12 @@ OUT_H = 360
 ZOOM = (0.6, 1.6)
 
 
-def relight(im: Image.Image, rng: random.Random) -> Image.Image:
+def relight(im: Image.Image, rng: random.Random, record: dict | None = None) -> Image.Image:
     gain = [rng.uniform(0.8, 1.2) for _ in range(3)]
     gamma = rng.uniform(0.7, 1.4)
     bright = rng.uniform(0.6, 1.3)
+    if record is not None:
+        record.update(gamma=gamma, bright=bright)
     lut: list[int] = []
     for g in gain:
         lut += [int(min(255, max(0, 255 * ((i / 255) ** gamma) * g * bright))) for i in range(256)]
@@ -52,11 +54,14 @@ def blur(im: Image.Image, rng: random.Random) -> Image.Image:
     return im
 
 
-def view(im: Image.Image, boxes: np.ndarray, rng: random.Random) -> tuple[Image.Image, np.ndarray, np.ndarray]:
+def view(im: Image.Image, boxes: np.ndarray, rng: random.Random,
+         record: dict | None = None) -> tuple[Image.Image, np.ndarray, np.ndarray]:
     """One shifted view of a full-resolution frame; returns the picture, its boxes (px) and the
-    indices of the kept labels."""
+    indices of the kept labels. `record`, when given, receives the view's zoom and lighting."""
     w, h = im.size
     z = float(np.exp(rng.uniform(np.log(ZOOM[0]), np.log(ZOOM[1]))))
+    if record is not None:
+        record["zoom"] = z
     if z >= 1.0:  # closer: a window 1/z of the frame, shown at the frame's 360p size
         cw, ch = w / z, h / z
         x0, y0 = rng.uniform(0, w - cw), rng.uniform(0, h - ch)
@@ -71,7 +76,7 @@ def view(im: Image.Image, boxes: np.ndarray, rng: random.Random) -> tuple[Image.
     area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-6)
     inside = (clipped[:, 2] - clipped[:, 0]).clip(0) * (clipped[:, 3] - clipped[:, 1]).clip(0) / area
     keep = np.where(inside >= 0.5)[0]
-    pic = blur(relight(pic, rng), rng)
+    pic = blur(relight(pic, rng, record), rng)
     buf = io.BytesIO()
     pic.save(buf, "JPEG", quality=rng.randint(30, 70))
     return Image.open(io.BytesIO(buf.getvalue())).convert("RGB"), clipped[keep], keep
@@ -87,18 +92,23 @@ def build(data: Path, out: Path, split: str = "val", views: int = 2, seed: int =
     (out / "classes.txt").write_text("\n".join(LABEL_NAMES) + "\n")
     rng = random.Random(seed)
     n = 0
+    # Each view's zoom and lighting, so a protocol can group the views into pseudo-cameras.
+    manifest = ["image,zoom,gamma,bright"]
     for name in names:
         im = Image.open(data / HIVE / "images" / name).convert("RGB")
         boxes, cls = read_yolo(data / HIVE / "labels" / (Path(name).stem + ".txt"), im.width, im.height)
         for k in range(views):
-            pic, b, keep = view(im, boxes, rng)
+            record: dict = {}
+            pic, b, keep = view(im, boxes, rng, record)
             stem = f"{Path(name).stem}-v{k}"
+            manifest.append(f"{stem}.jpg,{record['zoom']:.4f},{record['gamma']:.4f},{record['bright']:.4f}")
             pic.save(out / "images" / f"{stem}.jpg", quality=95)
             W, H = pic.size
             lines = [f"{int(cls[i])} {(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f} {(x2 - x1) / W:.6f} {(y2 - y1) / H:.6f}"
                      for i, (x1, y1, x2, y2) in zip(keep, b)]
             (out / "labels" / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
             n += 1
+    (out / "views.csv").write_text("\n".join(manifest) + "\n")
     return n
 
 

@@ -1,5 +1,6 @@
 /** One file as GET /api/files/:id answers it (and the upload, under `file`). */
 import { z } from 'zod';
+import { calibrationNote } from './calibration.ts';
 import { classCounts, fileStatus, isoTime, mediaKind, productClass } from './common.ts';
 import { fileTraffic } from './traffic.ts';
 import type { Cells } from '../records.ts';
@@ -58,6 +59,7 @@ export const fileSummary = z.object({
     .object({ grade: qualityGrade, reason: z.string(), signals: qualitySignals })
     .optional(),
   recordedAt: z.string().optional(),
+  calibration: calibrationNote.optional(),
 });
 
 export const detailFrame = z.object({

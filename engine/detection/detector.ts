@@ -36,6 +36,11 @@ export interface DetectOptions {
   /** Replaces every class's score threshold (eval uses a low one for the AP curve). */
   scoreThreshold?: number;
   /**
+   * Per-class score thresholds laid over the card's (a location's calibration); `scoreThreshold`,
+   * when also given, wins.
+   */
+  thresholds?: Partial<Record<ProductClass, number>>;
+  /**
    * What the frame comes from: the card's test-time views (`test_time_augmentation`) run for
    * the media it names. Unset: one pass.
    */
@@ -436,8 +441,13 @@ export class Detector {
     if (override !== undefined && !(override >= 0 && override <= 1)) {
       throw new RangeError(`scoreThreshold must be in [0, 1], got ${override}`);
     }
+    const laid = options.thresholds ?? {};
+    for (const [cls, t] of Object.entries(laid)) {
+      if (!(t >= 0 && t <= 1))
+        throw new RangeError(`The ${cls} threshold must be in [0, 1], got ${t}`);
+    }
     return Float32Array.from(this.card.classes, (cls) =>
-      cls === null ? Infinity : (override ?? perClass[cls] ?? score),
+      cls === null ? Infinity : (override ?? laid[cls] ?? perClass[cls] ?? score),
     );
   }
 

@@ -31,7 +31,7 @@ export const EVAL_SCORE_THRESHOLD = 0.01;
 
 export function createEvalPredictor(
   deps: { detector: EvalDetector; tools: MediaTools; limits: MediaLimits },
-  options: { scoreThreshold?: number } = {},
+  options: { scoreThreshold?: number; zoom?: number } = {},
 ): EvalPredictor {
   const { tools, limits } = deps;
   const scoreThreshold = options.scoreThreshold ?? EVAL_SCORE_THRESHOLD;
@@ -39,6 +39,7 @@ export function createEvalPredictor(
     const media = await probeMedia(imagePath, { tools, limits });
     const { detections, zoom } = await detectPicture(imagePath, media, deps, {
       scoreThreshold,
+      ...(options.zoom === undefined ? {} : { zoom: options.zoom }),
       ...(signal ? { signal } : {}),
     });
     return { detections, width: media.width, height: media.height, zoom };

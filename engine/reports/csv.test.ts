@@ -119,12 +119,12 @@ describe('summaryCsv', () => {
     ]);
     expect(csv.split('\n')).toEqual([
       SUMMARY_CSV_COLUMNS.join(','),
-      '"a,b.mp4",video,12.500,2,6,3,1,,,30.00,10.00,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z,10.00,10,,,',
-      'x.jpg,image,0.000,1,0,0,0,,1,,,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z,0.00,0,,,',
+      '"a,b.mp4",video,12.500,2,6,3,1,,,30.00,10.00,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z,10.00,10,,,,',
+      'x.jpg,image,0.000,1,0,0,0,,1,,,5.50,hivesight-detector@0.1.0,2026-11-22T10:00:00.000Z,0.00,0,,,,',
       '',
     ]);
     expect(SUMMARY_CSV_COLUMNS.join(',')).toBe(
-      'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at,mean_bees_on_screen,peak_bees_on_screen,quality,bees_in,bees_out',
+      'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at,mean_bees_on_screen,peak_bees_on_screen,quality,bees_in,bees_out,calibration',
     );
   });
 
@@ -143,7 +143,16 @@ describe('summaryCsv', () => {
       traffic: { beesIn: 3, beesOut: 0 },
     };
     const row = summaryCsv([video]).split('\n')[1]!.split(',');
-    expect(row.slice(-3)).toEqual(['', '3', '0']);
+    expect(row.slice(-4)).toEqual(['', '3', '0', '']);
+  });
+
+  it('names the calibration the counts were made with', () => {
+    const calibrated = {
+      ...result('v.mp4', 'video', counts(2, 0, 0), 4),
+      calibration: { label: 'Calibrated for Apiary North on 7 corrected frames (2026-12-03)' },
+    };
+    const row = summaryCsv([calibrated]).split('\n')[1]!.split(',');
+    expect(row.at(-1)).toBe('Calibrated for Apiary North on 7 corrected frames (2026-12-03)');
   });
 
   it('writes just the header for no files', () => {

@@ -30,6 +30,8 @@ export const SUMMARY_CSV_COLUMNS = [
   // Entrance traffic (honeybees): empty cells when no entrance was set.
   'bees_in',
   'bees_out',
+  // The location's calibration the counts were made with (issue 58); empty without one.
+  'calibration',
 ] as const;
 
 export type SummaryCsvInput = Pick<
@@ -43,6 +45,8 @@ export type SummaryCsvInput = Pick<
   quality?: { grade: string } | null;
   /** Entrance traffic, when an entrance was set. */
   traffic?: Pick<Traffic, 'beesIn' | 'beesOut'> | null;
+  /** The calibration the file was analysed with, when it was. */
+  calibration?: { label: string } | null;
 };
 
 /** Share of honeybees in `cls`, percent, or null when it cannot be computed. */
@@ -79,6 +83,7 @@ export function summaryCsv(results: readonly SummaryCsvInput[]): string {
       r.quality?.grade ?? null,
       r.traffic?.beesIn,
       r.traffic?.beesOut,
+      r.calibration?.label ?? null,
     ];
   });
   return writeCsv(SUMMARY_CSV_COLUMNS, rows);

@@ -6,12 +6,20 @@
  * message, limit }), and can cancel a running analysis.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EngineOptions, Entrance } from '../../engine/index.ts';
+import type { Calibration, CorrectedStill, EngineOptions, Entrance } from '../../engine/index.ts';
 import { createEngine } from '../../engine/index.ts';
 
 export type ThreadRequest =
   | { type: 'probe'; id: number; file: string }
-  | { type: 'analyse'; id: number; file: string; keepPreviewFrame: boolean; entrance?: Entrance }
+  | {
+      type: 'analyse';
+      id: number;
+      file: string;
+      keepPreviewFrame: boolean;
+      entrance?: Entrance;
+      calibration?: Calibration;
+    }
+  | { type: 'calibrate'; id: number; stills: CorrectedStill[]; location: string; date: string }
   | { type: 'cancel'; id: number };
 
 export interface ThreadError {
@@ -54,11 +62,18 @@ if (port) {
         const work: Promise<unknown> =
           msg.type === 'probe'
             ? engine.probe(msg.file)
-            : engine.analyse(msg.file, {
-                keepPreviewFrame: msg.keepPreviewFrame,
-                signal: controller.signal,
-                ...(msg.entrance ? { entrance: msg.entrance } : {}),
-              });
+            : msg.type === 'calibrate'
+              ? engine.calibrate(msg.stills, {
+                  location: msg.location,
+                  date: msg.date,
+                  signal: controller.signal,
+                })
+              : engine.analyse(msg.file, {
+                  keepPreviewFrame: msg.keepPreviewFrame,
+                  signal: controller.signal,
+                  ...(msg.entrance ? { entrance: msg.entrance } : {}),
+                  ...(msg.calibration ? { calibration: msg.calibration } : {}),
+                });
         work
           .then(
             (result) => send({ type: 'result', id: msg.id, result }),

@@ -16,6 +16,8 @@ import type * as EngineIndex from '../../engine/index.ts';
 import type {
   AnalyseOptions,
   AnalysisOutput,
+  Calibration,
+  CorrectedStill,
   EngineOptions,
   MediaInfo,
 } from '../../engine/index.ts';
@@ -28,6 +30,11 @@ type EngineModule = typeof EngineIndex;
 export interface FileEngine {
   probe(file: string): Promise<MediaInfo>;
   analyse(file: string, options?: AnalyseOptions): Promise<AnalysisOutput>;
+  /** Fits a location's calibration on corrected stills (the worker's calibration jobs). */
+  calibrate?(
+    stills: readonly CorrectedStill[],
+    meta: { location: string; date: string; signal?: AbortSignal },
+  ): Promise<Calibration>;
   /** Frees what the engine holds (its thread); calls after it fail. */
   close?(): Promise<void>;
 }
@@ -165,6 +172,17 @@ async function startThreadEngine(options: EngineOptions, onExit: () => void): Pr
       await worker.terminate();
     },
     probe: (file) => call<MediaInfo>({ type: 'probe', id: nextId++, file }),
+    calibrate: (stills, meta) =>
+      call<Calibration>(
+        {
+          type: 'calibrate',
+          id: nextId++,
+          stills: [...stills],
+          location: meta.location,
+          date: meta.date,
+        },
+        meta.signal,
+      ),
     async analyse(file, analyseOptions = {}) {
       if (analyseOptions.signal?.aborted)
         throw new mod.AnalysisCancelledError('The analysis was cancelled.');
@@ -181,6 +199,7 @@ async function startThreadEngine(options: EngineOptions, onExit: () => void): Pr
           file,
           keepPreviewFrame: !!analyseOptions.keepPreviewFrame,
           ...(analyseOptions.entrance ? { entrance: analyseOptions.entrance } : {}),
+          ...(analyseOptions.calibration ? { calibration: analyseOptions.calibration } : {}),
         },
         analyseOptions.signal,
       );

@@ -3,7 +3,7 @@
  * hold, and how those columns are read back.
  */
 import type { Box, ClassCounts, ProductClass } from '../../engine/index.ts';
-import type { Entrance, ResultQuality } from '../../engine/vocabulary.ts';
+import type { CalibrationNote, Entrance, ResultQuality } from '../../engine/vocabulary.ts';
 import type { StoredTraffic } from '../locations/traffic.ts';
 
 export type FileStatus = 'UPLOADED' | 'QUEUED' | 'PROCESSING' | 'PROCESSED' | 'FAILED';
@@ -74,6 +74,8 @@ export interface StoredSummary {
   recordedAt?: string;
   /** An entrance proposed from where this video's tracks start and end, if any cluster. */
   entranceProposal?: { entrance: Entrance; trackEnds: number; of: number };
+  /** The location's calibration the file was analysed with (issue 58), when one was. */
+  calibration?: CalibrationNote;
 }
 
 export interface StoredHornetTrack {

@@ -77,6 +77,7 @@ export function resultColumns(
     ...(result.traffic ? { traffic: storedTraffic(result.traffic) } : {}),
     ...(result.media.recordedAt ? { recordedAt: result.media.recordedAt } : {}),
     ...(extra.entranceProposal ? { entranceProposal: extra.entranceProposal } : {}),
+    ...(result.calibration ? { calibration: result.calibration } : {}),
   };
   return {
     counts_json: JSON.stringify(result.counts),

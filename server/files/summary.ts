@@ -29,6 +29,7 @@ export function summaryInput(row: FileRow, includeResearch: boolean): SummaryCsv
     analysedAt: summary.analysedAt,
     quality: summary.quality ?? null,
     traffic: summary.traffic ?? null,
+    calibration: summary.calibration ?? null,
   };
 }
 

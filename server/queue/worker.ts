@@ -24,6 +24,8 @@ import {
   releaseJob,
 } from './jobs-repository.ts';
 import { entranceForFile } from '../locations/entrance.ts';
+import { calibrationRepository } from '../calibration/calibration-repository.ts';
+import { runCalibrationJob } from '../calibration/fit-job.ts';
 import { proposalFor } from '../locations/proposal.ts';
 import { userMessageFor } from '../user-messages.ts';
 import { ENGINE_ERRORS, engineErrorCode } from '../../engine/vocabulary.ts';
@@ -125,10 +127,13 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
       const started = Date.now();
       // The location's entrance as it is now: re-analysing later videos uses the latest one.
       const entrance = await entranceForFile(db, file);
+      // The owner's calibration of this location as it is now (issue 58); never another user's.
+      const calibration = await calibrationRepository(db).active(file.user_id, file.location);
       const result = await engine.analyse(storedPath(dirs.media, file.stored_name), {
         signal: controller.signal,
         keepPreviewFrame: true,
         ...(entrance ? { entrance } : {}),
+        ...(calibration ? { calibration } : {}),
       });
       const preview = await savePreview(dirs, result);
       previewPaths = preview?.paths ?? [];
@@ -225,7 +230,14 @@ export function startWorker(app: AppContext, options: WorkerOptions = {}): Worke
       }
       failures = 0;
       if (!job) {
-        await sleep(pollMs);
+        // Between files, the first slot fits a queued calibration, if one waits.
+        const fitted =
+          slot === 0 &&
+          (await runCalibrationJob(app, engine, stopController.signal).catch((err: unknown) => {
+            logger.error('calibration job failed', { error: String(err) });
+            return false;
+          }));
+        if (!fitted) await sleep(pollMs);
         continue;
       }
       try {

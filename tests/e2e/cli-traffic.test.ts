@@ -60,10 +60,10 @@ describe.skipIf(!hasModel)('analyze with an entrance', () => {
 
     const summary = (await readFile(path.join(dir, 'line/summary.csv'), 'utf8')).trim().split('\n');
     expect(summary[0]).toMatch(
-      /,mean_bees_on_screen,peak_bees_on_screen,quality,bees_in,bees_out$/,
+      /,mean_bees_on_screen,peak_bees_on_screen,quality,bees_in,bees_out,calibration$/,
     );
-    expect(summary[1]).toMatch(/^entrance\.mp4,.*,2,1$/);
-    expect(summary[2]).toMatch(/^empty\.mp4,.*,0,0$/);
+    expect(summary[1]).toMatch(/^entrance\.mp4,.*,2,1,$/);
+    expect(summary[2]).toMatch(/^empty\.mp4,.*,0,0,$/);
 
     const frames = (await readFile(path.join(dir, 'line/entrance.csv'), 'utf8')).trim().split('\n');
     expect(frames[0]).toMatch(/,bee_coverage_pct,bees_in_cumulative,bees_out_cumulative$/);
@@ -198,8 +198,8 @@ describe.skipIf(!hasModel)('watch with an entrance', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/arrived\.mp4: .*in 2, out 1, loops 0/);
     const summary = (await readFile(summaryFile, 'utf8')).trim().split('\n');
-    expect(summary[0]).toMatch(/,bees_in,bees_out$/);
-    expect(summary[1]).toMatch(/^arrived\.mp4,.*,2,1$/);
+    expect(summary[0]).toMatch(/,bees_in,bees_out,calibration$/);
+    expect(summary[1]).toMatch(/^arrived\.mp4,.*,2,1,$/);
     const frames = (await readFile(path.join(out, 'arrived.csv'), 'utf8')).trim().split('\n');
     expect(frames[0]).toMatch(/,bees_in_cumulative,bees_out_cumulative$/);
   });

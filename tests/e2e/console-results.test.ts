@@ -172,7 +172,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('result screens in Chromium', () => {
       .readFileSync(await (await download).path(), 'utf8')
       .trim()
       .split('\n');
-    expect(lines[0]).toMatch(/,mean_bees_on_screen,peak_bees_on_screen,quality,bees_in,bees_out$/);
+    expect(lines[0]).toMatch(
+      /,mean_bees_on_screen,peak_bees_on_screen,quality,bees_in,bees_out,calibration$/,
+    );
     expect(
       lines
         .slice(1)

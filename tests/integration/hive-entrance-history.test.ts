@@ -228,8 +228,8 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
       expect(report.text.split('\n')[0]).toMatch(/,bees_in_cumulative,bees_out_cumulative$/);
       const summary = await client.get(`/api/files/${fileId}/summary.csv`);
       const [header, row] = summary.text.trim().split('\n');
-      expect(header).toMatch(/,bees_in,bees_out$/);
-      expect(row).toMatch(/,3,1$/);
+      expect(header).toMatch(/,bees_in,bees_out,calibration$/);
+      expect(row).toMatch(/,3,1,$/);
 
       // Without traffic: no traffic field and empty CSV cells.
       const plain = await createFile(server, id, { kind: 'video', format: 'mp4' });

@@ -27,7 +27,7 @@ if (!ENGINE.ok) console.warn(`[plan-results] engine unavailable (${ENGINE.why}):
 const FFMPEG = fs.existsSync('/usr/bin/ffmpeg') ? '/usr/bin/ffmpeg' : null;
 
 const SUMMARY_HEADER =
-  'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at,mean_bees_on_screen,peak_bees_on_screen,quality,bees_in,bees_out';
+  'file,kind,duration_s,frames_analysed,bees,pollen_bees,drones,wasps,hornets,pollen_pct,drones_pct,bee_coverage_pct,model,analysed_at,mean_bees_on_screen,peak_bees_on_screen,quality,bees_in,bees_out,calibration';
 
 /** What an upload left on disk (a refused one must leave nothing). */
 function leftovers(server: TestServer): string[] {

@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { AnalysisOutput, AnalysisResult } from '../../../engine/index.ts';
+import { calibrationOption, readCalibration } from '../calibration.ts';
 import { openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, EXIT_USER, UsageError, UserError } from '../errors.ts';
 import {
@@ -42,6 +43,7 @@ interface AnalyzeFlags extends EngineFlags, TrafficFlags {
   out: string;
   json?: boolean;
   detections?: boolean;
+  calibration?: string;
 }
 
 export function registerAnalyzeCommand(program: Command): void {
@@ -59,7 +61,8 @@ export function registerAnalyzeCommand(program: Command): void {
     .addOption(fpsOption())
     .addOption(modelOption())
     .addOption(threadsOption())
-    .addOption(videoAnalysisOption());
+    .addOption(videoAnalysisOption())
+    .addOption(calibrationOption());
   for (const option of trafficOptions()) command.addOption(option);
   command.action(async (files: string[], flags: AnalyzeFlags) => {
     process.exitCode = await analyzeFiles(files, flags);
@@ -82,6 +85,9 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
   const outDir = path.resolve(flags.out);
   await fs.mkdir(outDir, { recursive: true });
   const { engine, mod } = await openEngine(flags);
+  const calibration = await readCalibration(flags.calibration, engine.detector.identity, (line) =>
+    process.stderr.write(`${line}\n`),
+  );
   const proposals: string[] = [];
   const qualityNotes: { file: string; grade: string; reason: string }[] = [];
 
@@ -117,6 +123,7 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
           keepPreviewFrame: true,
           signal: controller.signal,
           ...(entrance ? { entrance } : {}),
+          ...(calibration ? { calibration } : {}),
           onProgress: (p) => progress.update(label, p.framesDone, p.framesTotal, p.elapsedMs),
         });
       } catch (error) {

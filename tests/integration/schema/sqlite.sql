@@ -31,6 +31,12 @@ CREATE UNIQUE INDEX `jobs_file_id_unique` on `jobs` (`file_id`);
 -- index jobs_state_priority_id_index
 CREATE INDEX `jobs_state_priority_id_index` on `jobs` (`state`, `priority`, `id`);
 
+-- index location_calibrations_state_index
+CREATE INDEX `location_calibrations_state_index` on `location_calibrations` (`state`);
+
+-- index location_calibrations_user_id_location_unique
+CREATE UNIQUE INDEX `location_calibrations_user_id_location_unique` on `location_calibrations` (`user_id`, `location`);
+
 -- index locations_user_id_name_unique
 CREATE UNIQUE INDEX `locations_user_id_name_unique` on `locations` (`user_id`, `name`);
 
@@ -72,6 +78,9 @@ CREATE TABLE `hornet_alerts` (`id` integer not null primary key autoincrement, `
 
 -- table jobs
 CREATE TABLE `jobs` (`id` integer not null primary key autoincrement, `file_id` integer not null, `priority` integer not null default '0', `state` varchar(16) not null default 'queued', `attempts` integer not null default '0', `max_attempts` integer not null default '3', `lease_owner` varchar(128) null, `lease_until` varchar(32) null, `last_error` text null, `created_at` varchar(32) not null, `updated_at` varchar(32) not null, foreign key(`file_id`) references `files`(`id`) on delete CASCADE);
+
+-- table location_calibrations
+CREATE TABLE `location_calibrations` (`id` integer not null primary key autoincrement, `user_id` integer not null, `location` varchar(200) not null, `state` varchar(16) not null, `calibration_json` text null, `error` text null, `enabled` boolean not null default '0', `requested_at` varchar(32) not null, `fitted_at` varchar(32) null, foreign key(`user_id`) references `users`(`id`) on delete CASCADE);
 
 -- table locations
 CREATE TABLE `locations` (`id` integer not null primary key autoincrement, `user_id` integer not null, `name` varchar(200) not null, `position` integer not null default '0', `entrance_json` text null, foreign key(`user_id`) references `users`(`id`) on delete CASCADE);
