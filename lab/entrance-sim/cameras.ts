@@ -87,7 +87,7 @@ export const CAMERAS: Record<CameraName, EntranceCamera> = {
     'hive-entrance',
     { width: 3840, height: 1080 },
     HIVE_POLYGON,
-    150,
+    160,
     [-1, 1],
     3,
     { root: 'hive-entrance', pattern: /GH010990\.MP4_frame_\d+\.jpg$/ },
@@ -97,7 +97,7 @@ export const CAMERAS: Record<CameraName, EntranceCamera> = {
     'backyard-entrance',
     { width: 1920, height: 1080 },
     BACKYARD_POLYGON,
-    56,
+    60,
     [1],
     4,
     {

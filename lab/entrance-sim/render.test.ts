@@ -16,7 +16,11 @@ function plainScene(): Scene {
   const s = sprite.getContext('2d');
   s.fillStyle = 'rgb(0,0,0)';
   s.fillRect(0, 0, 40, 20);
-  return { camera, background, sprites: [{ canvas: sprite, lengthPx: 40, cls: 'bee' }] };
+  return {
+    camera,
+    background,
+    sprites: [{ canvas: sprite, lengthPx: 40, widthPx: 20, cls: 'bee' }],
+  };
 }
 
 const bee = (over: Partial<BeeState>): BeeState => ({

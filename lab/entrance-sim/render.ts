@@ -13,12 +13,17 @@ import { buildLabelMap } from '../../engine/eval/labels.ts';
 import { readDataset } from '../../engine/eval/datasets.ts';
 import type { LabelledBox } from '../../engine/eval/datasets.ts';
 import type { EntranceCamera } from './cameras.ts';
+import { BEE_ASPECT } from './simulate.ts';
 import type { BeeState } from './simulate.ts';
 
 export interface Scene {
   camera: EntranceCamera;
   background: Canvas;
-  sprites: { canvas: Canvas; lengthPx: number; cls: string }[];
+  /**
+   * Labelled bees cut out, turned so that the long side of the labelled box lies along x:
+   * elongated boxes only, whose long side is the body's axis (head or tail first, unknown).
+   */
+  sprites: { canvas: Canvas; lengthPx: number; widthPx: number; cls: string }[];
 }
 
 /** Frames averaged into the background (spread over the run), and the most sprites kept. */
@@ -95,7 +100,9 @@ export async function renderFrame(scene: Scene, bees: readonly BeeState[]): Prom
     ctx.fill();
     ctx.restore();
     const sprite = scene.sprites[bee.sprite % scene.sprites.length]!;
-    const scale = L / sprite.lengthPx;
+    // The labelled box drawn to the bee's own L x W box (BeeState.box is that, turned).
+    const sx = L / sprite.lengthPx;
+    const sy = (BEE_ASPECT * L) / sprite.widthPx;
     // Exposure of half a render frame: copies along the motion, each faint.
     const smear = bee.speed / 2;
     const copies = Math.min(8, Math.max(1, Math.ceil(smear / (0.08 * L))));
@@ -108,7 +115,7 @@ export async function renderFrame(scene: Scene, bees: readonly BeeState[]): Prom
       ctx.save();
       ctx.translate(bee.cx + f * dx, bee.cy + f * dy);
       ctx.rotate(bee.angle + bee.spriteTurn);
-      ctx.scale(scale, scale);
+      ctx.scale(sx, sy);
       ctx.drawImage(sprite.canvas, -sprite.canvas.width / 2, -sprite.canvas.height / 2);
       ctx.restore();
     }
@@ -140,20 +147,30 @@ function cutSprites(frame: Canvas, gt: readonly LabelledBox[], camera: EntranceC
     const w = b.x1 - b.x0;
     const h = b.y1 - b.y0;
     if (w < 8 || h < 8 || b.x0 === 0 || b.y0 === 0 || b.x1 === width || b.y1 === height) return;
+    // Only a clearly long box tells the body's axis.
+    if (Math.max(w, h) < 1.5 * Math.min(w, h)) return;
     const clear = gt.every((o, j) => {
       if (j === i) return true;
       const ob = pixelBox(o, width, height, 1.3);
       return ob.x1 <= b.x0 || ob.x0 >= b.x1 || ob.y1 <= b.y0 || ob.y0 >= b.y1;
     });
     if (!clear) return;
-    const canvas = createCanvas(w, h);
+    const canvas = createCanvas(Math.max(w, h), Math.min(w, h));
     const ctx = canvas.getContext('2d');
-    ctx.drawImage(frame, b.x0, b.y0, w, h, 0, 0, w, h);
-    const mask = createCanvas(w, h);
+    if (w >= h) ctx.drawImage(frame, b.x0, b.y0, w, h, 0, 0, w, h);
+    else {
+      // Standing: turned a quarter so that its long side lies along x.
+      ctx.translate(h, 0);
+      ctx.rotate(Math.PI / 2);
+      ctx.drawImage(frame, b.x0, b.y0, w, h, 0, 0, w, h);
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+    }
+    const [cw, ch] = [canvas.width, canvas.height];
+    const mask = createCanvas(cw, ch);
     const m = mask.getContext('2d');
     // A circle squeezed to the crop: the fade reaches every edge.
-    const r = Math.max(w, h) / 2;
-    m.scale(w / (2 * r), h / (2 * r));
+    const r = Math.max(cw, ch) / 2;
+    m.scale(cw / (2 * r), ch / (2 * r));
     const grad = m.createRadialGradient(r, r, 0, r, r, r);
     grad.addColorStop(0, 'rgba(0,0,0,1)');
     grad.addColorStop(0.7, 'rgba(0,0,0,1)');
@@ -162,7 +179,7 @@ function cutSprites(frame: Canvas, gt: readonly LabelledBox[], camera: EntranceC
     m.fillRect(0, 0, 2 * r, 2 * r);
     ctx.globalCompositeOperation = 'destination-in';
     ctx.drawImage(mask, 0, 0);
-    sprites.push({ canvas, lengthPx: Math.max(w, h) / 1.1, cls: g.cls });
+    sprites.push({ canvas, lengthPx: cw / 1.1, widthPx: ch / 1.1, cls: g.cls });
   });
   return sprites;
 }

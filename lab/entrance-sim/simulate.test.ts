@@ -78,7 +78,7 @@ describe('simulate', () => {
     const median = sizes[sizes.length >> 1]!;
     // Labelled backyard bees are ~45 px.
     expect(median).toBeGreaterThan(35);
-    expect(median).toBeLessThan(55);
+    expect(median).toBeLessThan(60);
     for (const b of bees) {
       expect(b.cx).toBeGreaterThanOrEqual(0);
       expect(b.cx).toBeLessThanOrEqual(backyard.width);

@@ -20,6 +20,8 @@ import type { Box, Point, ProductClass } from '../../engine/types.ts';
 import type { EntranceCamera } from './cameras.ts';
 
 export const RENDER_FPS = 30;
+/** A bee's labelled box, along its body: width over length. */
+export const BEE_ASPECT = 0.55;
 /** Out and back in within this is a loop, as the count and the hand tallies call it. */
 export const LOOP_MAX_S = 5;
 
@@ -56,7 +58,7 @@ export interface SimBee {
   lengthPx: number;
   /** Seen from keys[0].t to keys.at(-1).t, moving straight between keys. */
   keys: Key[];
-  /** Which labelled crop draws it, and the crop's turn against the bee's heading. */
+  /** Which labelled crop draws it, and whether the crop is turned end for end (0 or pi). */
   sprite: number;
   spriteTurn: number;
 }
@@ -127,7 +129,8 @@ export function simulate(settings: SimSettings): Simulation {
         lengthPx,
         keys,
         sprite: Math.floor(rnd() * 1e6),
-        spriteTurn: rnd() * 2 * Math.PI,
+        // Head first or tail first: a sprite's body axis is known, its direction is not.
+        spriteTurn: rnd() < 0.5 ? 0 : Math.PI,
       });
       t = keys.at(-1)!.t + 0.2 + rnd() * 1.5;
     }
@@ -177,11 +180,11 @@ function stateAt(bee: SimBee, t: number): BeeState | undefined {
   const angle = Math.atan2(hb.y - ha.y, hb.x - ha.x) + (bee.id % 7) * 0.05;
   const speed = Math.hypot(b.x - a.x, b.y - a.y) / Math.max(b.t - a.t, 1e-6) / RENDER_FPS;
   const L = bee.lengthPx;
-  const W = 0.5 * L;
+  const W = BEE_ASPECT * L;
   const c = Math.abs(Math.cos(angle));
   const s = Math.abs(Math.sin(angle));
-  const w = 0.92 * (L * c + W * s);
-  const h = 0.92 * (L * s + W * c);
+  const w = L * c + W * s;
+  const h = L * s + W * c;
   return {
     id: bee.id,
     cls: bee.cls,
