@@ -29,6 +29,9 @@ export {
   trackLabelledBoxes,
   trackObjects,
 } from './track-metrics.ts';
+export { scoreHota } from './hota.ts';
+export type { HotaScore } from './hota.ts';
+export { maxWeightAssignment } from '../engine/tracking/assignment.ts';
 export type {
   FrameObjects,
   LabelledSequence,

@@ -7,6 +7,7 @@
  */
 import { iou } from '../engine/detection/nms.ts';
 import { Tracker } from '../engine/tracking/tracker.ts';
+import { maxWeightAssignment } from '../engine/tracking/assignment.ts';
 import type { TrackerOptions } from '../engine/tracking/tracker.ts';
 import { makeDetection } from '../engine/detection/detection.ts';
 import { isProductClass } from '../engine/types.ts';
@@ -239,55 +240,10 @@ export function scoreTracking(
  * the negated weights, the matrix padded square with zeros).
  */
 export function maxWeightMatching(weights: readonly (readonly number[])[]): number {
-  const rows = weights.length;
-  const cols = rows === 0 ? 0 : Math.max(...weights.map((r) => r.length));
-  const n = Math.max(rows, cols);
-  if (n === 0) return 0;
-  const cost = (i: number, j: number) => -(weights[i - 1]?.[j - 1] ?? 0);
-  // Jonker-style potentials, 1-based (e-maxx's O(n^3) formulation).
-  const u = new Float64Array(n + 1);
-  const v = new Float64Array(n + 1);
-  const p = new Int32Array(n + 1);
-  const way = new Int32Array(n + 1);
-  for (let i = 1; i <= n; i++) {
-    p[0] = i;
-    let j0 = 0;
-    const minv = new Float64Array(n + 1).fill(Infinity);
-    const used = new Uint8Array(n + 1);
-    do {
-      used[j0] = 1;
-      const i0 = p[j0]!;
-      let delta = Infinity;
-      let j1 = 0;
-      for (let j = 1; j <= n; j++) {
-        if (used[j]) continue;
-        const cur = cost(i0, j) - u[i0]! - v[j]!;
-        if (cur < minv[j]!) {
-          minv[j] = cur;
-          way[j] = j0;
-        }
-        if (minv[j]! < delta) {
-          delta = minv[j]!;
-          j1 = j;
-        }
-      }
-      for (let j = 0; j <= n; j++) {
-        if (used[j]) {
-          u[p[j]!] = u[p[j]!]! + delta;
-          v[j] = v[j]! - delta;
-        } else minv[j] = minv[j]! - delta;
-      }
-      j0 = j1;
-    } while (p[j0] !== 0);
-    do {
-      const j1 = way[j0]!;
-      p[j0] = p[j1]!;
-      j0 = j1;
-    } while (j0 !== 0);
-  }
-  let total = 0;
-  for (let j = 1; j <= n; j++) if (p[j]! > 0) total -= cost(p[j]!, j);
-  return total;
+  return maxWeightAssignment(weights).reduce(
+    (total, j, i) => total + (j >= 0 ? (weights[i]![j] ?? 0) : 0),
+    0,
+  );
 }
 
 /** Sums per-sequence scores into one (MOTA and IDF1 over all boxes, count error over all ids). */

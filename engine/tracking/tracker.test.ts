@@ -143,9 +143,10 @@ describe('Tracker', () => {
   });
 
   it('lets a track go unseen for the same time at any sample rate', () => {
-    expect(trackerOptionsFor(5)).toEqual({ maxAge: 5 });
-    expect(trackerOptionsFor(15)).toEqual({ maxAge: 15 });
-    expect(trackerOptionsFor(0.5)).toEqual({ maxAge: 1 });
+    expect(trackerOptionsFor(5)).toEqual({ maxAge: 5, missedReach: 0.5 });
+    expect(trackerOptionsFor(15)).toMatchObject({ maxAge: 15 });
+    expect(trackerOptionsFor(15).missedReach).toBeCloseTo(0.5 / 3);
+    expect(trackerOptionsFor(0.5)).toEqual({ maxAge: 1, missedReach: 5 });
     expect(() => trackerOptionsFor(0)).toThrow(RangeError);
     // A bee hidden for 0.8 s, sampled at 15 fps: 12 frames without it, still one bee.
     const fps = 15;
@@ -155,6 +156,62 @@ describe('Tracker', () => {
     expect(track(frames, trackerOptionsFor(fps))).toHaveLength(1);
     // The old fixed 5 frames split it in two.
     expect(track(frames, { maxAge: 5 })).toHaveLength(2);
+  });
+
+  it('reaches as far after a second unseen at 15 fps as at 5 fps, so a lost track takes no other bee', () => {
+    // A bee walks right and is lost at frame 10; another bee, 5 sizes from where the first was
+    // lost, walks in 0.6 s later (frame 19 at 15 fps). At 5 fps that is 3 frames.
+    const run = (fps: number, options: TrackerOptions) => {
+      const lost = Math.round(0.67 * fps);
+      const later = lost + Math.round(0.6 * fps);
+      const frames = Array.from({ length: later + 5 }, (_, f) =>
+        f < lost
+          ? [bee(100 + (40 * f * 5) / fps, 100)]
+          : f >= later
+            ? [bee(100 + 40 * 3 + 200, 300)]
+            : [],
+      );
+      return track(frames, options);
+    };
+    expect(run(5, trackerOptionsFor(5))).toHaveLength(2);
+    expect(run(15, trackerOptionsFor(15))).toHaveLength(2);
+    // Grown per frame, the reach at 15 fps took the newcomer over.
+    expect(run(15, { ...trackerOptionsFor(15), missedReach: 0.5 })).toHaveLength(1);
+  });
+
+  it('ends a track whose boxes say it left through an exit after exitMaxAge frames', () => {
+    // A bee walks down into an entrance (y > 450 here) and is gone; 0.6 s later another comes
+    // out at the same spot and walks back up: two bees, one in and one out.
+    const frames = [
+      ...Array.from({ length: 8 }, (_, f) => [bee(500, 200 + 40 * f)]), // 200 -> 480
+      [bee(500, 500)],
+      [],
+      [],
+      [],
+      [bee(500, 500)],
+      ...Array.from({ length: 8 }, (_, f) => [bee(500, 460 - 40 * f)]),
+    ];
+    const exit = (boxes: readonly { y: number }[]) => boxes.at(-1)!.y > 450 - SIZE / 2;
+    expect(track(frames, { ...trackerOptionsFor(5), exit, exitMaxAge: 1 })).toHaveLength(2);
+    expect(track(frames, trackerOptionsFor(5))).toHaveLength(1);
+  });
+
+  it('pairs by least total cost when asked, where greedy pairing loses a bee', () => {
+    // Two still bees, 80 px apart, both step 40-45 px left. Greedy takes the single cheapest
+    // pair (the left track with the right bee's new place), leaving the right track nothing in
+    // reach: a third track. Least total cost moves each bee to its own new place.
+    const frames = [
+      ...Array.from({ length: 3 }, () => [bee(100, 100), bee(180, 100)]),
+      [bee(60, 100), bee(135, 100)],
+      [bee(60, 100), bee(135, 100)],
+    ];
+    const options = { followScene: false };
+    expect(track(frames, options)).toHaveLength(3);
+    const hungarian = track(frames, { ...options, assignment: 'hungarian' });
+    expect(hungarian.map((t) => t.boxes.map((b) => b.box.x + SIZE / 2))).toEqual([
+      [100, 100, 100, 60, 60],
+      [180, 180, 180, 135, 135],
+    ]);
   });
 
   it('counts a honeybee shown on the frames but never scored high once it has stayed a second', () => {

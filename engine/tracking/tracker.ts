@@ -14,7 +14,7 @@
  * - Camera motion: with `followScene`, every track is first moved by the whole scene's shift since
  *   the last frame (`estimateSceneShift`: a hand-held camera panning or shaking), so that the
  *   velocity and the matching see only the insect's own motion.
- * - Greedy matching by ascending cost (the cost matrix is small and well separated).
+ * - Greedy matching by ascending cost, or the least total cost (`assignment`).
  * - A track is tentative until `minHits` matched frames, then confirmed; it ends after `maxAge`
  *   frames without a match (a tentative one after `tentativeMaxAge`).
  * - A track's class is its majority class over its hits; ties go to the higher summed score.
@@ -22,6 +22,7 @@
  *   hits reaches its class's: its frames are fresh looks, where false and doubled boxes pile up.
  */
 import { iou } from '../detection/nms.ts';
+import { maxWeightAssignment } from './assignment.ts';
 import { estimateSceneShift, median, scenePoint } from './scene-shift.ts';
 import type { ScenePoint } from './scene-shift.ts';
 import { HONEYBEE_CLASSES, PRODUCT_CLASSES } from '../types.ts';
@@ -68,6 +69,22 @@ export interface TrackerOptions {
    * detections (`estimateSceneShift`), before matching (default true).
    */
   followScene?: boolean;
+  /**
+   * How much the reach (`maxCentreDistance`) grows with each frame a track goes unmatched, as a
+   * share of itself (default 0.5: at 15 fps a second's miss reaches 8 times as far).
+   */
+  missedReach?: number;
+  /** Pairs tracks and detections by least total cost (`hungarian`) or greedily (default). */
+  assignment?: 'greedy' | 'hungarian';
+  /**
+   * Where insects leave the picture without flying (a hive entrance): a confirmed track whose
+   * boxes (its last one where they leave) say it went there ends after `exitMaxAge` unmatched
+   * frames, not `maxAge`, so that it does not take over a bee coming out of the entrance or
+   * passing it (default: never).
+   */
+  exit?: (boxes: readonly Box[]) => boolean;
+  /** Unmatched frames a track last seen in the exit survives (default 1). */
+  exitMaxAge?: number;
 }
 
 export const DEFAULT_TRACKER_OPTIONS: Required<TrackerOptions> = {
@@ -84,6 +101,10 @@ export const DEFAULT_TRACKER_OPTIONS: Required<TrackerOptions> = {
   classMismatchCost: 0.3,
   velocitySmoothing: 0.6,
   followScene: true,
+  missedReach: 0.5,
+  assignment: 'greedy',
+  exit: () => false,
+  exitMaxAge: 1,
 };
 
 /** How long a confirmed track may go unseen, in seconds of video (1 s: maxAge 5 at 5 fps). */
@@ -92,6 +113,8 @@ export const TRACK_MAX_GAP_S = 1;
 export const MOVED_SIZES = 1;
 /** How long a weak track must stay before it counts, in seconds of video (5 frames at 5 fps). */
 export const WEAK_TRACK_MIN_S = 1;
+/** The reach's growth per unmatched frame at 5 fps (`missedReach`); per second it is 5 times. */
+const MISSED_REACH_AT_5FPS = 0.5;
 
 /** The score thresholds a frame's detections are shown at (the detector's, per media). */
 export interface DisplayThresholds {
@@ -125,11 +148,15 @@ export function trackerOptionsFor(
     throw new RangeError(`Sample rate must be a positive number, got ${sampleFps}`);
   }
   const maxAge = Math.max(1, Math.round(TRACK_MAX_GAP_S * sampleFps));
+  // The reach grows with the time a track goes unseen, not its frames: at 15 fps a second's
+  // miss reached 8 times as far, and took over other bees (docs/experiments/014).
+  const missedReach = (MISSED_REACH_AT_5FPS * 5) / sampleFps;
   const counting = trackScores ? { countScore: (cls: ProductClass) => trackScores[cls] ?? 0 } : {};
-  if (!display) return { maxAge, ...counting };
+  if (!display) return { maxAge, missedReach, ...counting };
   const { score, perClass = {} } = display;
   return {
     maxAge,
+    missedReach,
     ...counting,
     weakStartScore: (d) =>
       HONEYBEE_CLASSES.includes(d.cls) ? (perClass[d.cls] ?? score) : Number.POSITIVE_INFINITY,
@@ -214,7 +241,11 @@ export class Tracker {
     const stillLive: LiveTrack[] = [];
     for (const track of this.live) {
       const missed = frameIndex - track.lastFrame;
-      const limit = this.isConfirmed(track) ? this.opts.maxAge : this.opts.tentativeMaxAge;
+      const limit = !this.isConfirmed(track)
+        ? this.opts.tentativeMaxAge
+        : missed > this.opts.exitMaxAge && this.opts.exit(track.boxes.map((b) => b.box))
+          ? this.opts.exitMaxAge
+          : this.opts.maxAge;
       if (missed > limit) this.end(track);
       else stillLive.push(track);
     }
@@ -333,7 +364,7 @@ export class Tracker {
     dets: readonly Detection[],
   ): { pairs: [LiveTrack, Detection][]; unmatched: Detection[] } {
     const candidates: { t: number; d: number; cost: number }[] = [];
-    const { minIou, maxCentreDistance, distanceWeight, classMismatchCost } = this.opts;
+    const { minIou, maxCentreDistance, distanceWeight, classMismatchCost, missedReach } = this.opts;
     tracks.forEach((track, t) => {
       const gap = frame - track.lastFrame;
       const pcx = track.cx + track.vx * gap;
@@ -346,7 +377,8 @@ export class Tracker {
       };
       const cls = leadingClass(track);
       // Uncertainty grows with each missed frame, and before the velocity is known.
-      const reach = maxCentreDistance * (1 + 0.5 * (gap - 1)) * (track.hits === 1 ? 1.5 : 1);
+      const reach =
+        maxCentreDistance * (1 + missedReach * (gap - 1)) * (track.hits === 1 ? 1.5 : 1);
       dets.forEach((det, d) => {
         const overlap = iou(predicted, det.box);
         const size = Math.sqrt((track.w * track.h + det.box.width * det.box.height) / 2);
@@ -359,17 +391,43 @@ export class Tracker {
         candidates.push({ t, d, cost });
       });
     });
-    candidates.sort((a, b) => a.cost - b.cost);
-    const usedT = new Uint8Array(tracks.length);
     const usedD = new Uint8Array(dets.length);
     const pairs: [LiveTrack, Detection][] = [];
-    for (const { t, d } of candidates) {
-      if (usedT[t] || usedD[d]) continue;
-      usedT[t] = 1;
+    for (const { t, d } of this.pick(candidates, tracks.length)) {
       usedD[d] = 1;
       pairs.push([tracks[t]!, dets[d]!]);
     }
     return { pairs, unmatched: dets.filter((_, d) => !usedD[d]) };
+  }
+
+  /** The allowed pairs kept: greedily by ascending cost, or by least total cost. */
+  private pick(
+    candidates: { t: number; d: number; cost: number }[],
+    trackCount: number,
+  ): { t: number; d: number }[] {
+    if (this.opts.assignment === 'hungarian') {
+      // Weights above every cost, so that more pairs always beat fewer; disallowed pairs 0.
+      const top = 1 + Math.max(0, ...candidates.map((c) => c.cost));
+      const weights: number[][] = Array.from({ length: trackCount }, () => []);
+      const detCount = 1 + Math.max(-1, ...candidates.map((c) => c.d));
+      for (const row of weights) row.length = detCount;
+      for (const row of weights) row.fill(0);
+      for (const { t, d, cost } of candidates) weights[t]![d] = top - cost;
+      return maxWeightAssignment(weights).flatMap((d, t) =>
+        d >= 0 && weights[t]![d]! > 0 ? [{ t, d }] : [],
+      );
+    }
+    candidates.sort((a, b) => a.cost - b.cost);
+    const usedT = new Uint8Array(trackCount);
+    const usedD = new Set<number>();
+    const kept: { t: number; d: number }[] = [];
+    for (const { t, d } of candidates) {
+      if (usedT[t] || usedD.has(d)) continue;
+      usedT[t] = 1;
+      usedD.add(d);
+      kept.push({ t, d });
+    }
+    return kept;
   }
 }
 
