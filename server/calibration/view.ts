@@ -1,5 +1,5 @@
 /** A location's calibration as its page shows it (contract/schemas/calibration.ts). */
-import type { Knex } from 'knex';
+import type { Db } from '../db.ts';
 import {
   calibrationLabel,
   calibrationShortfall,
@@ -24,7 +24,7 @@ export function gainSentence(gain: CalibrationGain): string {
     : `${figures}: the difference is inside the noise (±${pct(gain.noise_pct)}), so the calibration is not applied.`;
 }
 
-export async function calibrationView(db: Knex, location: LocationRow): Promise<CalibrationAnswer> {
+export async function calibrationView(db: Db, location: LocationRow): Promise<CalibrationAnswer> {
   const frames = await correctedStillsOf(db, location.user_id, location.name);
   const row = await calibrationRepository(db).find(location.user_id, location.name);
   const c = row?.calibration ?? null;
