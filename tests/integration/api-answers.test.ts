@@ -13,7 +13,13 @@ import { splitRouteKey } from '../../contract/route.ts';
 import { ROUTES } from '../../contract/routes.ts';
 import type { RouteKey } from '../../contract/routes.ts';
 import { answerProblem } from '../../server/middleware/answer-check.ts';
-import { counts, createFile, frames, grantProduct, signedInUser } from '../support/factories/index.ts';
+import {
+  counts,
+  createFile,
+  frames,
+  grantProduct,
+  signedInUser,
+} from '../support/factories/index.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 import type { TestClient } from '../support/server.ts';
 
