@@ -164,10 +164,15 @@ describe('the OpenAPI document', () => {
         continue;
       }
       const success = op.responses[String(spec.status ?? 200)];
-      const json = spec.answer !== null && !('kind' in spec.answer);
+      const file = spec.answer !== null && 'kind' in spec.answer ? spec.answer : null;
+      // A JSON answer is documented as application/json; a file answer as its own media type
+      // (a calibration file is application/json too, without a schema of the contract's).
+      const media = file ? file.contentType : spec.answer === null ? null : 'application/json';
       if (!success) problems.push(`${key}: no ${spec.status ?? 200} answer`);
-      else if (json !== Boolean(success.content?.['application/json']))
-        problems.push(`${key}: its success is ${json ? 'not ' : ''}JSON in the document`);
+      else if (media !== null && !success.content?.[media])
+        problems.push(`${key}: its success is not ${media} in the document`);
+      else if (media === null && success.content)
+        problems.push(`${key}: an empty answer documented with a body`);
       if (!op.responses.default) problems.push(`${key}: no default (error) answer`);
       if (spec.access !== 'public' && !op.responses['401']) problems.push(`${key}: no 401`);
       const named = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]).sort();
