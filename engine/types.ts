@@ -4,8 +4,6 @@
  * accepts these types.
  */
 
-import type { CalibrationNote } from './calibration/calibration.ts';
-
 /** The product's classes, in report order (decisions.md section 2). */
 export const PRODUCT_CLASSES = ['bee', 'pollen', 'drone', 'wasp', 'hornet'] as const;
 export type ProductClass = (typeof PRODUCT_CLASSES)[number];
@@ -224,4 +222,13 @@ export interface AnalysisProgress {
   /** Expected number of analysed frames (estimate from the probe). */
   framesTotal: number;
   elapsedMs: number;
+}
+
+/** What an analysis run with a calibration says of it (results, reports, the summary CSV). */
+export interface CalibrationNote {
+  location: string;
+  frames: number;
+  date: string;
+  /** "Calibrated for Apiary North on 7 corrected frames (2026-12-03)". */
+  label: string;
 }

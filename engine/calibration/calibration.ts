@@ -6,7 +6,9 @@
  * is validated on every read.
  */
 import { z } from 'zod';
-import type { ProductClass } from '../types.ts';
+import type { CalibrationNote, ProductClass } from '../types.ts';
+
+export type { CalibrationNote };
 
 export const CALIBRATION_VERSION = 1;
 
@@ -50,15 +52,6 @@ export const CalibrationSchema = z.strictObject({
 export type Calibration = z.infer<typeof CalibrationSchema>;
 export type CalibrationThresholds = z.infer<typeof CalibrationThresholdsSchema>;
 export type CalibrationGain = z.infer<typeof CalibrationGainSchema>;
-
-/** What an analysis run with a calibration says of it (results, reports, the summary CSV). */
-export interface CalibrationNote {
-  location: string;
-  frames: number;
-  date: string;
-  /** "Calibrated for Apiary North on 7 corrected frames (2026-12-03)". */
-  label: string;
-}
 
 export function calibrationLabel(c: Pick<Calibration, 'location' | 'frames' | 'date'>): string {
   const frames = c.frames === 1 ? '1 corrected frame' : `${c.frames} corrected frames`;

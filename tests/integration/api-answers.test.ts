@@ -31,6 +31,9 @@ const ELSEWHERE: Partial<Record<CallableKey, string>> = {
   'POST /api/files/:id/count-again': 'count-again.test.ts (a finished job, a kept video)',
   'GET /api/files/:id/frames/:index': 'corrections.test.ts (the engine on a real photo)',
   'PUT /api/files/:id/frames/:index': 'corrections.test.ts (the engine on a real photo)',
+  'GET /api/locations/:id/calibration': 'calibration.test.ts (corrected frames, a worker fit)',
+  'POST /api/locations/:id/calibration': 'calibration.test.ts (corrected frames, a worker fit)',
+  'PATCH /api/locations/:id/calibration': 'calibration.test.ts (corrected frames, a worker fit)',
 };
 
 const SPECS: Record<string, RouteSpec> = ROUTES;

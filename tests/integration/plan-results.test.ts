@@ -250,9 +250,9 @@ describe.each(DB_KINDS)('plan rules on %s', (kind) => {
     const [header, row] = summary.text.split('\n');
     expect(header).toBe(SUMMARY_HEADER);
     // 4 frames of 2+0, 3+0, 4+1, 3+0 honeybees: mean 3.25, peak 5; no quality grade yet, no
-    // entrance set (empty bees_in, bees_out).
+    // entrance set (empty bees_in, bees_out), no calibration.
     expect(row).toBe(
-      'entrance.mp4,video,0.800,4,1,1,0,2,1,50.00,0.00,1.00,m@1,2026-11-28T10:00:00.000Z,3.25,5,,,',
+      'entrance.mp4,video,0.800,4,1,1,0,2,1,50.00,0.00,1.00,m@1,2026-11-28T10:00:00.000Z,3.25,5,,,,',
     );
   });
 
