@@ -15,6 +15,17 @@ import {
 import { counts, createFile, createUser, frames } from '../support/factories/index.ts';
 import type { TestServer } from '../support/server.ts';
 
+/** What the engine stores beside every grade (the contract's quality signals). */
+const SIGNALS = {
+  sizeRatio: 1.9,
+  zoom: 1,
+  scoreRatio: 0.9,
+  weakShare: 0.1,
+  sharpness: 120,
+  brightness: 0.5,
+  clippedShare: 0,
+  shortTrackShare: null,
+};
 const REASON = 'Bees look much larger than in our training footage; counts may be off.';
 
 describe.skipIf(!CHROMIUM_AVAILABLE)('quality grade on the detail page in Chromium', () => {
@@ -51,12 +62,12 @@ describe.skipIf(!CHROMIUM_AVAILABLE)('quality grade on the detail page in Chromi
     ids.uncertain = await photo('close-up.png', {
       grade: 'uncertain',
       reason: REASON,
-      signals: {},
+      signals: SIGNALS,
     });
     ids.good = await photo('board.png', {
       grade: 'good',
       reason: 'The footage looks like the footage the model learnt from.',
-      signals: {},
+      signals: SIGNALS,
     });
     ids.older = await photo('older.png');
   });
