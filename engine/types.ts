@@ -121,6 +121,16 @@ export interface TrafficEvent {
   trackIds: number[];
 }
 
+/**
+ * How crowded the entrance was: honeybees detected within a few bee lengths of it per analysed
+ * frame (`traffic/density.ts`), the figure the benchmark's precision per density is read at.
+ */
+export interface EntranceDensity {
+  meanNear: number;
+  /** On the busiest analysed frame. */
+  peakNear: number;
+}
+
 /** Entrance traffic of one video. `beesIn`/`beesOut`/`loops` are honeybees (bee, pollen, drone). */
 export interface Traffic {
   entrance: Entrance;
@@ -134,6 +144,8 @@ export interface Traffic {
   outPerMinute: number;
   byClass: Partial<Record<ProductClass, TrafficCounts>>;
   events: TrafficEvent[];
+  /** Set by `analyseFile` from the frames' detections (the count itself sees only tracks). */
+  density?: EntranceDensity;
 }
 
 export interface ModelIdentity {
