@@ -53,7 +53,9 @@ describe('trafficConfidence', () => {
     expect(trafficConfidence(11, 10, TABLE)).toMatchObject({ level: 'fair', leans: null });
     const busy = trafficConfidence(10, 5, TABLE)!;
     expect(busy).toMatchObject({ level: 'rough', leans: 'under' });
-    expect(busy.source).toBe('synthetic entrance benchmark, noise feed, 2026-12-06');
+    expect(busy.source).toBe(
+      'synthetic entrance benchmark (the detector’s errors simulated), 2026-12-06',
+    );
     const over = { ...TABLE, bands: [band(15, 5, 10, [0.5, 0.9, 0.6, 0.9])] };
     expect(trafficConfidence(10, 5, over)).toMatchObject({ level: 'rough', leans: 'over' });
   });

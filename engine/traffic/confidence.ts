@@ -68,6 +68,11 @@ export interface TrafficConfidence {
   source: string;
 }
 
+const FEED_WORDS: Record<ConfidenceTable['feed'], string> = {
+  noise: 'the detector’s errors simulated',
+  detector: 'the real detector',
+};
+
 export const CLOSE_COUNT = 0.85;
 export const FAIR_COUNT = 0.7;
 
@@ -97,7 +102,7 @@ export function trafficConfidence(
     band,
     level,
     leans: share < 0.85 ? 'under' : share > 1.15 ? 'over' : null,
-    source: `${table.benchmark}, ${table.feed} feed, ${table.date}`,
+    source: `${table.benchmark} (${FEED_WORDS[table.feed]}), ${table.date}`,
   };
 }
 
