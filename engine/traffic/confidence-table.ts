@@ -3,7 +3,7 @@
  * entrance benchmark's crossing precision and recall per density and sample rate, read by
  * `trafficConfidence` (`confidence.ts`). Run it again after changing the tracker or the count.
  */
-import type { ConfidenceTable } from './confidence.ts';
+import type { ConfidenceTable } from '../types.ts';
 
 export const TRAFFIC_CONFIDENCE: ConfidenceTable = {
   benchmark: 'synthetic entrance benchmark',
