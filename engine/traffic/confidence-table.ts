@@ -10,7 +10,7 @@ export const TRAFFIC_CONFIDENCE: ConfidenceTable = {
   feed: 'noise',
   variant: 'product',
   date: '2026-12-06',
-  commit: 'e441afa',
+  commit: 'b1094db',
   cameras: ['hive-entrance', 'backyard-entrance'],
   clipsPerCamera: 3,
   clipSeconds: 60,
