@@ -216,7 +216,8 @@ function CountCertainty({ traffic }: { traffic: FileTraffic }) {
           {confidence ? (
             <>
               <p>
-                {benchmarkSentence(confidence)} <strong>{verdictSentence(confidence)}</strong>
+                {benchmarkSentence(confidence, density.mean_near)}{' '}
+                <strong>{verdictSentence(confidence)}</strong>
               </p>
               <p className="hs-muted hs-small">
                 The benchmark: clips of simulated bees at two real hive entrances, where every

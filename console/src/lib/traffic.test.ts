@@ -65,6 +65,11 @@ describe('traffic helpers', () => {
       'At this density our benchmark counts 92 % of passages in right and finds 40 % of them; ' +
         'out, 86 % right and 45 % found.',
     );
+    expect(benchmarkSentence(BUSY, 8)).toMatch(/^At this density our benchmark/);
+    expect(benchmarkSentence(BUSY, 0.7)).toBe(
+      'At the nearest density it ran at (about 11 bees near the entrance), our benchmark counts ' +
+        '92 % of passages in right and finds 40 % of them; out, 86 % right and 45 % found.',
+    );
     expect(verdictSentence(BUSY)).toBe(
       'A rough count: it misses more passages than it invents, so the real traffic was likely ' +
         'higher than shown.',

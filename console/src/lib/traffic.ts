@@ -63,10 +63,18 @@ export function densitySentence(
   return `${capital(beesText(density.mean_near))} near the entrance per frame, ${density.peak_near} at the busiest${word}.`;
 }
 
-/** The benchmark's precision and recall at the density, in and out, in words. */
-export function benchmarkSentence(c: CountConfidence): string {
+/**
+ * The benchmark's precision and recall at the density, in and out, in words. A video far from
+ * every density the benchmark ran at (under half or over twice the nearest) is told which one
+ * the figures are from.
+ */
+export function benchmarkSentence(c: CountConfidence, meanNear?: number): string {
+  const far = meanNear !== undefined && (meanNear < c.band_near / 2 || meanNear > c.band_near * 2);
+  const at = far
+    ? `At the nearest density it ran at (${beesText(c.band_near)} near the entrance),`
+    : 'At this density';
   return (
-    `At this density our benchmark counts ${pct(c.in.precision)} of passages in right and finds ` +
+    `${at} our benchmark counts ${pct(c.in.precision)} of passages in right and finds ` +
     `${pct(c.in.recall)} of them; out, ${pct(c.out.precision)} right and ${pct(c.out.recall)} found.`
   );
 }

@@ -265,7 +265,7 @@ function PeriodCertainty({
       </p>
       {confidence ? (
         <p>
-          {benchmarkSentence(confidence)} {levelTally(levels)}{' '}
+          {benchmarkSentence(confidence, period.entrance_bees)} {levelTally(levels)}{' '}
           <strong>{verdictSentence(confidence)}</strong>
         </p>
       ) : null}
