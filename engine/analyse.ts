@@ -23,6 +23,7 @@ import { beeCoverage, countFrame, uniqueCounts } from './reports/counts.ts';
 import { previewSize, renderPreview } from './reports/preview.ts';
 import { Tracker, trackerOptionsFor } from './tracking/tracker.ts';
 import { countTraffic } from './traffic/count.ts';
+import { entranceDensity } from './traffic/density.ts';
 import { HONEYBEE_CLASSES } from './types.ts';
 import type {
   AnalysisProgress,
@@ -269,7 +270,10 @@ export async function analyseFile(
   if (options.entrance && media.kind === 'video') {
     const sampled =
       frames.length > 0 ? { frames: { first: frames[0]!.index, last: frames.at(-1)!.index } } : {};
-    result.traffic = countTraffic(tracks, options.entrance, { ...media, sampleFps, ...sampled });
+    result.traffic = {
+      ...countTraffic(tracks, options.entrance, { ...media, sampleFps, ...sampled }),
+      density: entranceDensity(frames, options.entrance, media),
+    };
   }
   // One more decode per preview frame, at preview size; the detector's small frame stands in
   // should that decode fail (a seek past the last frame), so a preview never fails the analysis.

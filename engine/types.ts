@@ -121,6 +121,55 @@ export interface TrafficEvent {
   trackIds: number[];
 }
 
+/**
+ * How crowded the entrance was: honeybees detected within a few bee lengths of it per analysed
+ * frame (`traffic/density.ts`), the figure the benchmark's precision per density is read at.
+ */
+export interface EntranceDensity {
+  meanNear: number;
+  /** On the busiest analysed frame. */
+  peakNear: number;
+}
+
+/* The synthetic entrance benchmark's figures per density (`traffic/confidence.ts`). */
+
+/** The benchmark's words for its scenes: 5, 15 and 40 bees at once. */
+export type Crowding = 'quiet' | 'busy' | 'crowded';
+
+export interface PassageScore {
+  precision: number;
+  recall: number;
+  /** True passages the figures come from. */
+  passages: number;
+}
+
+/** One density at one sample rate, both cameras' clips pooled. */
+export interface ConfidenceBand {
+  /** Bees in the benchmark's scene at once. */
+  sceneBees: number;
+  crowding: Crowding;
+  sampleFps: number;
+  /** Honeybees its feed showed near the entrance per frame (`entranceDensity`), on average. */
+  meanNear: number;
+  in: PassageScore;
+  out: PassageScore;
+}
+
+export interface ConfidenceTable {
+  benchmark: string;
+  /** `noise`: the detector's errors drawn on the true boxes; `detector`: the real one. */
+  feed: 'noise' | 'detector';
+  /** The tracker variant (`lab/entrance-sim/variants.ts`; `product` is the shipped one). */
+  variant: string;
+  /** The day the run wrote it, and the commit it ran on. */
+  date: string;
+  commit: string;
+  cameras: string[];
+  clipsPerCamera: number;
+  clipSeconds: number;
+  bands: ConfidenceBand[];
+}
+
 /** Entrance traffic of one video. `beesIn`/`beesOut`/`loops` are honeybees (bee, pollen, drone). */
 export interface Traffic {
   entrance: Entrance;
@@ -134,6 +183,8 @@ export interface Traffic {
   outPerMinute: number;
   byClass: Partial<Record<ProductClass, TrafficCounts>>;
   events: TrafficEvent[];
+  /** Set by `analyseFile` from the frames' detections (the count itself sees only tracks). */
+  density?: EntranceDensity;
 }
 
 export interface ModelIdentity {

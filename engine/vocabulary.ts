@@ -32,4 +32,11 @@ export { motTracks } from './reports/mot.ts';
 export { MAX_POLYGON_POINTS, parseEntranceLine, parseEntrancePolygon } from './traffic/entrance.ts';
 export { readCrossings, scoreCrossings } from './traffic/crossings.ts';
 export type { CrossingScore, LabelledCrossing } from './traffic/crossings.ts';
+export { trafficConfidence } from './traffic/confidence.ts';
+export type {
+  ConfidenceBand,
+  CountLevel,
+  Crowding,
+  TrafficConfidence,
+} from './traffic/confidence.ts';
 export * from './calibration/index.ts';

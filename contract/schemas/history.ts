@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { entrance, isCalendarDay, isoTime, locationRef, mediaKind } from './common.ts';
+import { countConfidence } from './traffic.ts';
 
 export const historyPoint = z
   .object({
@@ -23,6 +24,12 @@ export const historyPoint = z
     out_per_minute: z.number().nullable(),
     pollen_pct: z.number().nullable(),
     drones_pct: z.number().nullable(),
+    entrance_bees: z
+      .number()
+      .nullable()
+      .describe('Honeybees near the entrance per analysed frame (FileTraffic.density.mean_near)'),
+    entrance_bees_peak: z.number().nullable(),
+    count_confidence: countConfidence.nullable(),
   })
   .meta({ id: 'HistoryPoint' });
 export type HistoryPoint = z.infer<typeof historyPoint>;
@@ -71,12 +78,27 @@ export const historyRange = z.object({
 });
 export type HistoryRange = z.infer<typeof historyRange>;
 
+/** The videos of the range whose entrance density is known, taken together. */
+export const historyPeriod = z
+  .object({
+    videos: z.number().int(),
+    entrance_bees: z.number().describe('Their entrance_bees, weighted by their length'),
+    entrance_bees_peak: z.number(),
+    confidence: countConfidence.nullable().describe('The benchmark at entrance_bees'),
+    levels: z
+      .object({ close: z.number().int(), fair: z.number().int(), rough: z.number().int() })
+      .describe('How many of the videos’ counts are close, fair and rough ones'),
+  })
+  .meta({ id: 'HistoryPeriod' });
+export type HistoryPeriod = z.infer<typeof historyPeriod>;
+
 export const historyAnswer = z
   .object({
     location: locationRef,
     entrance: entrance.nullable(),
     range: historyRange,
     points: z.array(historyPoint).describe('Oldest first'),
+    period: historyPeriod.nullable().describe('Null when no video of the range has a density'),
   })
   .meta({ id: 'HistoryAnswer' });
 export type HistoryAnswer = z.infer<typeof historyAnswer>;

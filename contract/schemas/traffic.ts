@@ -20,6 +20,49 @@ export const trafficEvent = z.object({
   time_s: z.number(),
 });
 
+export const entranceDensity = z
+  .object({
+    mean_near: z
+      .number()
+      .describe(
+        'Honeybees detected within four bee lengths of the entrance per analysed frame, on average',
+      ),
+    peak_near: z.number().int().describe('The same on the busiest analysed frame'),
+  })
+  .meta({ id: 'EntranceDensity' });
+export type EntranceDensity = z.infer<typeof entranceDensity>;
+
+const passageScore = z.object({
+  precision: z.number().describe('Share of the passages counted that really happened'),
+  recall: z.number().describe('Share of the real passages that were counted'),
+  passages: z.number().int().describe('Real passages the benchmark held the count to'),
+});
+
+/**
+ * How far the count can be trusted at the video's density: the synthetic entrance benchmark's
+ * crossing precision and recall at the density band nearest the video's (exact truth, both
+ * cameras pooled).
+ */
+export const countConfidence = z
+  .object({
+    level: z
+      .enum(['close', 'fair', 'rough'])
+      .describe('close: every figure at least 0.85; fair: at least 0.7; rough: below'),
+    leans: z
+      .enum(['under', 'over'])
+      .nullable()
+      .describe('Which way the count errs at this density: fewer or more passages than real'),
+    crowding: z.enum(['quiet', 'busy', 'crowded']).describe('The benchmark band’s name'),
+    scene_bees: z.number().int().describe('Bees in the benchmark’s scene at once'),
+    band_near: z.number().describe('The band’s own mean_near'),
+    sample_fps: z.number(),
+    in: passageScore,
+    out: passageScore,
+    source: z.string().describe('The benchmark, its feed and the day it measured'),
+  })
+  .meta({ id: 'CountConfidence' });
+export type CountConfidence = z.infer<typeof countConfidence>;
+
 /** Honeybees only in the totals; wasps and hornets appear in by_class for Researcher owners. */
 export const fileTraffic = z
   .object({
@@ -34,6 +77,10 @@ export const fileTraffic = z
     by_class: z.partialRecord(productClass, passages),
     per_minute: z.array(minuteTraffic),
     events: z.array(trafficEvent),
+    density: entranceDensity
+      .nullable()
+      .describe('Null for a video counted before densities were measured'),
+    confidence: countConfidence.nullable().describe('Null where density is'),
   })
   .meta({ id: 'FileTraffic' });
 export type FileTraffic = z.infer<typeof fileTraffic>;

@@ -188,7 +188,8 @@ export function entranceSide(entrance: Entrance, p: Point, margin: number): Entr
   return d < -margin ? 'hive' : d > margin ? 'field' : 'band';
 }
 
-function segmentDistance(p: Point, a: Point, b: Point): number {
+/** Distance from `p` to the segment ab, in the units of its points. */
+export function segmentDistance(p: Point, a: Point, b: Point): number {
   const dx = b[0] - a[0];
   const dy = b[1] - a[1];
   const len2 = dx * dx + dy * dy;

@@ -12,3 +12,13 @@ export { proposeEntrance } from './propose.ts';
 export type { EntranceProposal, ProposeOptions } from './propose.ts';
 export { readCrossings, scoreCrossings } from './crossings.ts';
 export type { CrossingScore, LabelledCrossing } from './crossings.ts';
+export { ENTRANCE_NEAR_BEE_LENGTHS, entranceDensity } from './density.ts';
+export { crowdingOf, trafficConfidence } from './confidence.ts';
+export type {
+  ConfidenceBand,
+  ConfidenceTable,
+  CountLevel,
+  Crowding,
+  PassageScore,
+  TrafficConfidence,
+} from './confidence.ts';

@@ -108,6 +108,11 @@ export function fileDetail(row: FileRow, options: { includeResearch: boolean }):
     frames,
     record: fileRecord(row),
     recorded_at: summary?.recordedAt ? isoWithOffset(summary.recordedAt) : null,
-    traffic: trafficDetail(summary?.traffic, summary?.durationS ?? 0, options.includeResearch),
+    traffic: trafficDetail(
+      summary?.traffic,
+      summary?.durationS ?? 0,
+      options.includeResearch,
+      summary?.sampleFps,
+    ),
   };
 }

@@ -7,7 +7,7 @@
  */
 import type { ClassCounts } from '../../engine/vocabulary.ts';
 import { honeybeeShare, writeCsv } from '../../engine/vocabulary.ts';
-import type { HistoryPoint, HistoryRange } from '../../contract/schemas/history.ts';
+import type { HistoryPeriod, HistoryPoint, HistoryRange } from '../../contract/schemas/history.ts';
 import { historyQuery } from '../../contract/schemas/history.ts';
 import { parseWith } from '../contract.ts';
 import type { Db } from '../db.ts';
@@ -16,8 +16,9 @@ import type { HistoryRow } from '../files/files-repository.ts';
 import type { StoredSummary } from '../files/file-row.ts';
 import { isoWithOffset } from '../files/file-record.ts';
 import type { LocationRow } from './entrance.ts';
+import { countConfidence, round1 } from './traffic.ts';
 
-export type { HistoryPoint, HistoryRange };
+export type { HistoryPeriod, HistoryPoint, HistoryRange };
 
 /**
  * `?from=YYYY-MM-DD&to=YYYY-MM-DD&tz=Area/City`, all optional, from not after to (the contract's
@@ -98,6 +99,35 @@ export function historyPoint(row: HistoryRow): HistoryPoint | null {
     out_per_minute: t ? round(t.outPerMinute) : null,
     pollen_pct: share('pollen'),
     drones_pct: share('drone'),
+    entrance_bees: t?.density ? round1(t.density.meanNear) : null,
+    entrance_bees_peak: t?.density ? t.density.peakNear : null,
+    count_confidence: t?.density ? countConfidence(t.density, summary.sampleFps) : null,
+  };
+}
+
+/**
+ * The range's videos with an entrance density, together: their density weighted by their length
+ * (a long quiet video says more than a short busy one), the busiest frame of any, the benchmark
+ * at that density (at the rate most of them were sampled at), and how many counts are close,
+ * fair and rough.
+ */
+export function historyPeriod(points: readonly HistoryPoint[]): HistoryPeriod | null {
+  const dense = points.filter((p) => p.entrance_bees !== null && p.duration_s > 0);
+  if (dense.length === 0) return null;
+  const seconds = dense.reduce((a, p) => a + p.duration_s, 0);
+  const mean = dense.reduce((a, p) => a + p.entrance_bees! * p.duration_s, 0) / seconds;
+  const rates = dense.flatMap((p) => (p.count_confidence ? [p.count_confidence.sample_fps] : []));
+  const rate = rates.sort(
+    (a, b) => rates.filter((r) => r === b).length - rates.filter((r) => r === a).length,
+  )[0];
+  const levels = { close: 0, fair: 0, rough: 0 };
+  for (const p of dense) if (p.count_confidence) levels[p.count_confidence.level] += 1;
+  return {
+    videos: dense.length,
+    entrance_bees: round1(mean),
+    entrance_bees_peak: Math.max(...dense.map((p) => p.entrance_bees_peak ?? 0)),
+    confidence: countConfidence({ meanNear: mean, peakNear: 0 }, rate ?? 5),
+    levels,
   };
 }
 
@@ -139,6 +169,9 @@ export const HISTORY_CSV_COLUMNS = [
   'out_per_minute',
   'pollen_pct',
   'drones_pct',
+  'entrance_bees',
+  'entrance_bees_peak',
+  'count_confidence',
 ] as const;
 
 /** The series as CSV, one row per point; empty cells where a figure does not apply. */
@@ -162,6 +195,9 @@ export function historyCsv(points: readonly HistoryPoint[]): string {
       p.out_per_minute,
       p.pollen_pct,
       p.drones_pct,
+      p.entrance_bees,
+      p.entrance_bees_peak,
+      p.count_confidence?.level ?? null,
     ]),
   );
 }

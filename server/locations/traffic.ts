@@ -4,9 +4,13 @@
  * Honeybees only (bee, pollen, drone), as `bees_in` / `bees_out` are; wasp and hornet passages
  * are research data and show only to Researcher owners, in `by_class`.
  */
-import type { ProductClass, Traffic } from '../../engine/vocabulary.ts';
-import { HONEYBEE_CLASSES } from '../../engine/vocabulary.ts';
-import type { FileTraffic, MinuteTraffic } from '../../contract/schemas/traffic.ts';
+import type { EntranceDensity, ProductClass, Traffic } from '../../engine/vocabulary.ts';
+import { HONEYBEE_CLASSES, trafficConfidence } from '../../engine/vocabulary.ts';
+import type {
+  CountConfidence,
+  FileTraffic,
+  MinuteTraffic,
+} from '../../contract/schemas/traffic.ts';
 
 /** What files.summary_json keeps of a video's traffic: the engine's, field by field. */
 export type StoredTraffic = Traffic;
@@ -28,8 +32,35 @@ export function storedTraffic(traffic: Traffic): StoredTraffic {
       timeS: e.timeS,
       trackIds: e.trackIds,
     })),
+    ...(traffic.density ? { density: { ...traffic.density } } : {}),
   };
 }
+
+/**
+ * The benchmark's precision and recall at a video's entrance density (`trafficConfidence`),
+ * read at answer time: a table written again after a tracker change applies at once.
+ */
+export function countConfidence(
+  density: EntranceDensity | undefined,
+  sampleFps: number,
+): CountConfidence | null {
+  const c = density ? trafficConfidence(density.meanNear, sampleFps || 5) : null;
+  if (!c) return null;
+  const { band } = c;
+  return {
+    level: c.level,
+    leans: c.leans,
+    crowding: band.crowding,
+    scene_bees: band.sceneBees,
+    band_near: band.meanNear,
+    sample_fps: band.sampleFps,
+    in: band.in,
+    out: band.out,
+    source: c.source,
+  };
+}
+
+export const round1 = (v: number) => Math.round(v * 10) / 10;
 
 export type { MinuteTraffic };
 
@@ -59,6 +90,7 @@ export function trafficDetail(
   traffic: StoredTraffic | undefined,
   durationS: number,
   includeResearch: boolean,
+  sampleFps = 5,
 ): FileTraffic | null {
   if (!traffic) return null;
   const shown = (cls: ProductClass) => includeResearch || HONEYBEE_CLASSES.includes(cls);
@@ -79,6 +111,10 @@ export function trafficDetail(
     events: traffic.events
       .filter((e) => shown(e.cls))
       .map((e) => ({ kind: e.kind, cls: e.cls, time_s: e.timeS })),
+    density: traffic.density
+      ? { mean_near: round1(traffic.density.meanNear), peak_near: traffic.density.peakNear }
+      : null,
+    confidence: countConfidence(traffic.density, sampleFps),
   };
 }
 

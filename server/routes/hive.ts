@@ -39,7 +39,7 @@ import {
   visibleLocation,
 } from '../locations/entrance.ts';
 import type { LocationRow } from '../locations/entrance.ts';
-import { historyCsv, historyRange, locationHistory } from '../locations/history.ts';
+import { historyCsv, historyPeriod, historyRange, locationHistory } from '../locations/history.ts';
 import { countAgain, countedWith, whyNotCountAgain } from '../locations/recount.ts';
 import { uploadQuota, uploadsCounted } from '../files/quotas.ts';
 import { cleanStillUrl } from '../corrections/frames.ts';
@@ -170,11 +170,13 @@ export function hiveRoutes(app: AppContext): Router {
       parseLocationId(ctx.params.id),
     );
     const range = historyRange(ctx.query);
+    const points = await locationHistory(app.db, location, range);
     answer(ctx, 'GET /api/locations/:id/history', {
       location: locationJson(location),
       entrance: location.entrance,
       range,
-      points: await locationHistory(app.db, location, range),
+      points,
+      period: historyPeriod(points),
     });
   });
 

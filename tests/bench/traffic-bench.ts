@@ -9,13 +9,19 @@
  *   npm run bench:traffic -- [--data ../shared/datasets] [--seconds 60] [--clips 3]
  *     [--densities 5,15,40] [--fps 5,10,15] [--cameras hive-entrance,backyard-entrance]
  *     [--detector-seconds 12] [--detector-clips 1] [--detector-densities 15]
- *     [--detector-fps 5,10] [--no-detector] [--variant product]
+ *     [--detector-fps 5,10] [--no-detector] [--variant product] [--write-confidence]
+ *
+ * `near` is honeybees shown near the entrance per frame, as the product measures a video
+ * (`entranceDensity`). `--write-confidence` writes the noise feed's crossing precision and recall
+ * per density and rate, both cameras pooled, to engine/traffic/confidence-table.ts, which the
+ * traffic card and the history read a video's count against: run it again after a tracker change.
  *
  * Seeded: the same flags give the same table. Nothing rendered is kept. The detector feed needs
  * `../shared/datasets` (backgrounds and bees are cut from the labelled frames) and skips with a
  * message without it.
  */
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -24,6 +30,10 @@ import {
   loadModelCard,
   trackerOptionsFor,
 } from '../../engine/index.ts';
+import type { Detection } from '../../engine/index.ts';
+import { crowdingOf } from '../../engine/traffic/confidence.ts';
+import type { ConfidenceBand, ConfidenceTable } from '../../engine/traffic/confidence.ts';
+import { entranceDensity } from '../../engine/traffic/density.ts';
 import { totalScore } from '../../lab/index.ts';
 import {
   CAMERAS,
@@ -38,7 +48,13 @@ import {
   sumCrossings,
   VARIANTS,
 } from '../../lab/entrance-sim/index.ts';
-import type { CameraName, ClipScore, Variant } from '../../lab/entrance-sim/index.ts';
+import type {
+  CameraName,
+  ClipScore,
+  Feed,
+  Simulation,
+  Variant,
+} from '../../lab/entrance-sim/index.ts';
 import { parseArgs } from './bench-support.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -69,8 +85,26 @@ interface Row {
   density: number;
   fps: number;
   scores: ClipScore[];
+  /** Per clip: honeybees shown near the entrance per frame (`entranceDensity`). */
+  near: number[];
 }
 const rows: Row[] = [];
+
+/** `feed`, keeping each frame's boxes shown at the card's thresholds, as a video's frames are. */
+function measured(feed: Feed): { feed: Feed; frames: { detections: Detection[] }[] } {
+  const frames: { detections: Detection[] }[] = [];
+  const shown = (d: Detection) => d.score >= (display.perClass[d.cls] ?? display.score);
+  return {
+    frames,
+    feed: async (k, bees) => {
+      const detections = await feed(k, bees);
+      frames[k] = { detections: detections.filter(shown) };
+      return detections;
+    },
+  };
+}
+const nearOf = (sim: Simulation, frames: { detections: Detection[] }[]) =>
+  entranceDensity(frames, sim.camera.entrance, sim.camera).meanNear;
 
 // The noise feed: every camera, density and rate, `--clips` seeds each.
 const seconds = num('seconds', 60);
@@ -79,16 +113,19 @@ for (const name of cameras) {
   for (const density of numbers('densities', '5,15,40')) {
     for (const fps of numbers('fps', '5,10,15')) {
       const scores: ClipScore[] = [];
+      const near: number[] = [];
       for (let seed = 1; seed <= clips; seed++) {
         const sim = simulate({ camera: CAMERAS[name], density, durationS: seconds, seed });
+        const feed = measured(noiseFeed(sim, 1000 + seed));
         scores.push(
-          await scoreClip(sim, fps, noiseFeed(sim, 1000 + seed), {
+          await scoreClip(sim, fps, feed.feed, {
             tracker: trackerFor(fps, name),
             ...(variant.traffic ? { traffic: variant.traffic } : {}),
           }),
         );
+        near.push(nearOf(sim, feed.frames));
       }
-      rows.push({ camera: name, feed: 'noise', density, fps, scores });
+      rows.push({ camera: name, feed: 'noise', density, fps, scores, near });
       console.error(line(rows.at(-1)!));
     }
   }
@@ -106,18 +143,21 @@ if (args.has('no-detector')) {
     for (const density of numbers('detector-densities', '15')) {
       for (const fps of numbers('detector-fps', '5,10')) {
         const scores: ClipScore[] = [];
+        const near: number[] = [];
         for (let seed = 1; seed <= num('detector-clips', 1); seed++) {
           const camera = CAMERAS[name];
           const sim = simulate({ camera, density, durationS: num('detector-seconds', 12), seed });
           const frames = await detectorDetections(sim, fps, scene, engine);
+          const feed = measured((k) => frames[k]!);
           scores.push(
-            await scoreClip(sim, fps, (k) => frames[k]!, {
+            await scoreClip(sim, fps, feed.feed, {
               tracker: trackerFor(fps, name),
               ...(variant.traffic ? { traffic: variant.traffic } : {}),
             }),
           );
+          near.push(nearOf(sim, feed.frames));
         }
-        rows.push({ camera: name, feed: 'detector', density, fps, scores });
+        rows.push({ camera: name, feed: 'detector', density, fps, scores, near });
         console.error(line(rows.at(-1)!));
       }
     }
@@ -131,6 +171,7 @@ console.log(
     'feed',
     'bees',
     'fps',
+    'near',
     'clips',
     'HOTA',
     'IDF1',
@@ -146,6 +187,64 @@ console.log(
   ].join('\t'),
 );
 for (const row of rows) console.log(line(row));
+if (args.has('write-confidence')) writeConfidence(rows.filter((r) => r.feed === 'noise'));
+
+function mean(values: readonly number[]): number {
+  return values.length ? values.reduce((a, v) => a + v, 0) / values.length : 0;
+}
+
+/** The noise feed's figures per density and rate, cameras pooled, as the product reads them. */
+function writeConfidence(noise: Row[]): void {
+  const keys = [...new Set(noise.map((r) => `${r.density}/${r.fps}`))];
+  const bands = keys.map((key): ConfidenceBand => {
+    const group = noise.filter((r) => `${r.density}/${r.fps}` === key);
+    const c = sumCrossings(group.flatMap((r) => r.scores.map((s) => s.crossings)));
+    const round = (v: number) => Math.round(v * 100) / 100;
+    const score = (d: typeof c.in) => ({
+      precision: round(precisionOf(d)),
+      recall: round(recallOf(d)),
+      passages: d.labelled,
+    });
+    const { density, fps } = group[0]!;
+    return {
+      sceneBees: density,
+      crowding: crowdingOf(density),
+      sampleFps: fps,
+      meanNear: Math.round(mean(group.flatMap((r) => r.near)) * 10) / 10,
+      in: score(c.in),
+      out: score(c.out),
+    };
+  });
+  const table: ConfidenceTable = {
+    benchmark: 'synthetic entrance benchmark',
+    feed: 'noise',
+    variant: variantName,
+    date: new Date().toISOString().slice(0, 10),
+    commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim(),
+    cameras,
+    clipsPerCamera: clips,
+    clipSeconds: seconds,
+    bands: bands.sort((a, b) => a.sampleFps - b.sampleFps || a.sceneBees - b.sceneBees),
+  };
+  const file = path.join(ROOT, 'engine/traffic/confidence-table.ts');
+  writeFileSync(file, confidenceSource(table));
+  execFileSync('npx', ['prettier', '--write', file], { cwd: ROOT, stdio: 'ignore' });
+  console.log(`wrote ${path.relative(ROOT, file)} (${bands.length} bands)`);
+}
+
+function confidenceSource(table: ConfidenceTable): string {
+  return [
+    '/**',
+    ' * Written by `npm run bench:traffic -- --write-confidence` (do not edit by hand): the synthetic',
+    " * entrance benchmark's crossing precision and recall per density and sample rate, read by",
+    ' * `trafficConfidence` (`confidence.ts`). Run it again after changing the tracker or the count.',
+    ' */',
+    "import type { ConfidenceTable } from '../types.ts';",
+    '',
+    `export const TRAFFIC_CONFIDENCE: ConfidenceTable = ${JSON.stringify(table, null, 2)};`,
+    '',
+  ].join('\n');
+}
 
 function line(row: Row): string {
   const t = totalScore(row.scores.map((s) => s.tracking));
@@ -158,6 +257,7 @@ function line(row: Row): string {
     row.feed,
     row.density,
     row.fps,
+    mean(row.near).toFixed(1),
     row.scores.length,
     f2(hota),
     f2(t.idf1),

@@ -156,6 +156,21 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     await p.getByRole('heading', { name: 'Traffic per minute' }).waitFor();
     await p.getByRole('cell', { name: '0:00–0:09' }).waitFor();
     await p.getByRole('img', { name: /Bees in and out over time in second-visit\.mp4/ }).waitFor();
+    // Issue 56: how sure the count is: the entrance's crowding (bees walk one after another,
+    // two at once for a moment) and the benchmark's figures at it.
+    await p.getByRole('heading', { name: 'How sure this count is' }).waitFor();
+    await p
+      .getByText(
+        /^(About \d+ bees?|Fewer than one bee) near the entrance per frame, [12] at the busiest \(quiet\)\.$/,
+      )
+      .waitFor();
+    await p
+      .getByText(
+        // Under one bee near the entrance: far below the benchmark's quietest scene, which it names.
+        /^At the nearest density it ran at \(about \d+ bees near the entrance\), our benchmark counts \d+ % of passages in right and finds \d+ % of them; out, \d+ % right and \d+ % found\./,
+      )
+      .waitFor();
+    await p.getByText(/^A (close|fair|rough) count/).waitFor();
     await shot(p, 'file-traffic-1280');
     const detailUrl = new URL(p.url()).pathname;
 
@@ -171,6 +186,21 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('entrance traffic and hive hi
     const table = p.getByRole('table', { name: 'Files in the hive history' });
     await table.getByRole('link', { name: 'second-visit.mp4' }).waitFor();
     await table.getByRole('link', { name: 'first-visit.mp4' }).waitFor();
+    // How crowded each counted video's entrance was, how sure its count is, and the period's.
+    const secondRow = table.getByRole('row').filter({ hasText: 'second-visit.mp4' });
+    await secondRow.getByRole('cell', { name: /^\d+(\.\d)? \(quiet\)$/ }).waitFor();
+    await secondRow.getByRole('cell', { name: /^(Close|Fair|Rough)$/ }).waitFor();
+    const period = p.getByRole('region', { name: 'How sure these counts are' });
+    await period
+      .getByText(
+        /^Over the 1 counted video: (about \d+ bees?|fewer than one bee) near the entrance per frame, [12] at the busiest \(quiet\)\.$/,
+      )
+      .waitFor();
+    await period
+      .getByText(
+        /^At the nearest density it ran at .* our benchmark counts .* Of these counts, 1 is (close|fair|rough)\./,
+      )
+      .waitFor();
     // Hover details on the second video's "in" point.
     await p
       .getByRole('link', { name: /^second-visit\.mp4, .*: Bees in per minute 13\.3 \/min/ })

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEntranceVideo } from '../../fixtures/index.ts';
+import { trafficConfidence } from '../../engine/vocabulary.ts';
 import type { StoredSummary } from '../../server/files/file-row.ts';
 import { engineAvailable } from '../support/engine.ts';
 import {
@@ -73,6 +74,28 @@ const TRAFFIC: NonNullable<StoredSummary['traffic']> = {
     { kind: 'in', cls: 'bee', frame: 400, timeS: 80, trackIds: [5] },
   ],
 };
+
+/** The same traffic, counted with its entrance density (issue 56): a busy entrance. */
+const DENSE: NonNullable<StoredSummary['traffic']> = {
+  ...TRAFFIC,
+  density: { meanNear: 11.43, peakNear: 19 },
+};
+
+/** What the API answers of the benchmark at `meanNear` bees near the entrance, at 5 fps. */
+function benchmarkAt(meanNear: number) {
+  const c = trafficConfidence(meanNear, 5)!;
+  return {
+    level: c.level,
+    leans: c.leans,
+    crowding: c.band.crowding,
+    scene_bees: c.band.sceneBees,
+    band_near: c.band.meanNear,
+    sample_fps: 5,
+    in: c.band.in,
+    out: c.band.out,
+    source: c.source,
+  };
+}
 
 async function locationId(client: TestClient, name: string): Promise<number> {
   const list = (await client.get('/api/locations')).json<{
@@ -223,6 +246,21 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
         ],
       });
       expect((detail.summary as Record<string, unknown>).traffic).toBeUndefined();
+      // Counted before densities were measured: none, and so no benchmark figure.
+      expect(detail.traffic).toMatchObject({ density: null, confidence: null });
+      const dense = await createFile(server, id, {
+        kind: 'video',
+        format: 'mp4',
+        counts: counts({ bee: 5, pollen: 1 }),
+        summary_json: JSON.stringify(videoSummary({ traffic: DENSE })),
+      });
+      const denseTraffic = (await client.get(`/api/files/${dense}`)).json<{
+        traffic: Record<string, unknown>;
+      }>().traffic;
+      expect(denseTraffic.density).toEqual({ mean_near: 11.4, peak_near: 19 });
+      expect(denseTraffic.confidence).toEqual(benchmarkAt(11.43));
+      // The shipped table's 5 fps bands: 11.4 bees near the entrance is its busy scene.
+      expect(denseTraffic.confidence).toMatchObject({ crowding: 'busy', scene_bees: 15 });
 
       const report = await client.get(`/api/files/${fileId}/report.csv`);
       expect(report.text.split('\n')[0]).toMatch(/,bees_in_cumulative,bees_out_cumulative$/);
@@ -368,7 +406,7 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
         created_at: '2026-06-03T09:00:00.000Z',
         counts: counts({ bee: 6, pollen: 3, drone: 1 }),
         summary_json: JSON.stringify(
-          videoSummary({ traffic: TRAFFIC, recordedAt: '2026-06-01T08:00:00.000Z' }),
+          videoSummary({ traffic: DENSE, recordedAt: '2026-06-01T08:00:00.000Z' }),
         ),
       });
       const noEntrance = await add('plain.mp4', {
@@ -405,8 +443,13 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
         out_per_minute: 0.67,
         pollen_pct: 30,
         drones_pct: 10,
+        entrance_bees: 11.4,
+        entrance_bees_peak: 19,
+        count_confidence: benchmarkAt(11.43),
       });
       expect(body.points[1]).toMatchObject({
+        entrance_bees: null,
+        count_confidence: null,
         time_source: 'upload',
         recorded_at: '2026-06-02T09:00:00.000+00:00',
         unique_bees_per_minute: 18,
@@ -415,6 +458,15 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
         pollen_pct: 0,
       });
       expect(body.points[2]).toMatchObject({ kind: 'image', unique_bees_per_minute: null });
+      // The period: the one video with a density.
+      const level = benchmarkAt(11.4).level;
+      expect(res.json<{ period: unknown }>().period).toEqual({
+        videos: 1,
+        entrance_bees: 11.4,
+        entrance_bees_peak: 19,
+        confidence: benchmarkAt(11.4),
+        levels: { close: 0, fair: 0, rough: 0, [level]: 1 },
+      });
 
       const ranged = await client.get(
         `/api/locations/${loc}/history?from=2026-06-02&to=2026-06-04`,
@@ -452,11 +504,12 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
       const lines = csv.text.trim().split('\n');
       expect(lines[0]).toBe(
         'file_id,file,kind,recorded_at,time_source,duration_s,honeybees,unique_bees_per_minute,' +
-          'bees_in,bees_out,net_flow,loops,in_per_minute,out_per_minute,pollen_pct,drones_pct',
+          'bees_in,bees_out,net_flow,loops,in_per_minute,out_per_minute,pollen_pct,drones_pct,' +
+          'entrance_bees,entrance_bees_peak,count_confidence',
       );
       expect(lines).toHaveLength(2);
       expect(lines[1]).toBe(
-        `${withTraffic},'=traffic.mp4,video,2026-06-01T08:00:00.000+00:00,container,90,10,6.67,3,1,2,1,2,0.67,30,10`,
+        `${withTraffic},'=traffic.mp4,video,2026-06-01T08:00:00.000+00:00,container,90,10,6.67,3,1,2,1,2,0.67,30,10,11.4,19,${level}`,
       );
 
       const stranger = await signedInUser(server);
@@ -529,6 +582,17 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
         bees_out: 1,
         net_flow: 1,
       });
+      // Issue 56: how crowded the entrance was, and the benchmark there. Three bees walk one
+      // after the other (two at once for a moment), all within four bee lengths of the line.
+      const { density, confidence } = detail.traffic as {
+        density: { mean_near: number; peak_near: number };
+        confidence: Record<string, unknown>;
+      };
+      expect(density.peak_near).toBeGreaterThanOrEqual(1);
+      expect(density.peak_near).toBeLessThanOrEqual(2);
+      expect(density.mean_near).toBeGreaterThan(0.3);
+      expect(density.mean_near).toBeLessThan(1.2);
+      expect(confidence).toMatchObject({ crowding: 'quiet', scene_bees: 5, sample_fps: 5 });
 
       const history = (await client.get(`/api/locations/${loc}/history`)).json<{
         points: Array<Record<string, unknown>>;
@@ -539,6 +603,8 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
           time_source: 'container',
           bees_in: 2,
           bees_out: 1,
+          entrance_bees: density.mean_near,
+          entrance_bees_peak: density.peak_near,
         }),
       ]);
     }, 200_000);

@@ -9,7 +9,14 @@ import { call } from '../lib/api.ts';
 import { CountAgainButton } from './CountAgain.tsx';
 import { useResource } from '../lib/useResource.ts';
 import type { FileTraffic } from '../lib/traffic.ts';
-import { cumulativeSteps, minuteLabel, perMinuteText } from '../lib/traffic.ts';
+import {
+  benchmarkSentence,
+  cumulativeSteps,
+  densitySentence,
+  minuteLabel,
+  perMinuteText,
+  verdictSentence,
+} from '../lib/traffic.ts';
 import './hive.css';
 
 /** Okabe-Ito, apart from the class colours of the counts chart. */
@@ -150,6 +157,7 @@ export function TrafficCard({
         ) : null}
       </p>
       {recount}
+      <CountCertainty traffic={traffic} />
       <h3 className="hs-card-subtitle">Traffic per minute</h3>
       <table className="hs-traffic-table">
         <thead>
@@ -190,5 +198,41 @@ export function TrafficCard({
         />
       ) : null}
     </Card>
+  );
+}
+
+/**
+ * How sure the count is (issue 56): how crowded the entrance was, and what the synthetic
+ * benchmark, whose true passages are known, measured at that density.
+ */
+function CountCertainty({ traffic }: { traffic: FileTraffic }) {
+  const { density, confidence } = traffic;
+  return (
+    <>
+      <h3 className="hs-card-subtitle">How sure this count is</h3>
+      {density ? (
+        <>
+          <p>{densitySentence(density, confidence?.crowding ?? null)}</p>
+          {confidence ? (
+            <>
+              <p>
+                {benchmarkSentence(confidence, density.mean_near)}{' '}
+                <strong>{verdictSentence(confidence)}</strong>
+              </p>
+              <p className="hs-muted hs-small">
+                The benchmark: clips of simulated bees at two real hive entrances, where every
+                passage is known, sampled as your videos are ({confidence.sample_fps} frames a
+                second). Measured by the {confidence.source}.
+              </p>
+            </>
+          ) : null}
+        </>
+      ) : (
+        <p className="hs-muted hs-small">
+          This video was counted before HiveSight measured how crowded the entrance was, so how sure
+          its count is cannot be said.
+        </p>
+      )}
+    </>
   );
 }

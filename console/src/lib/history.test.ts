@@ -19,6 +19,9 @@ const point = (over: Partial<HistoryPoint>): HistoryPoint => ({
   out_per_minute: null,
   pollen_pct: 10,
   drones_pct: 0,
+  entrance_bees: null,
+  entrance_bees_peak: null,
+  count_confidence: null,
   ...over,
 });
 

@@ -18,12 +18,21 @@ import { LocationLoadFailure, LocationPageActions } from '../components/Location
 import { PageHeader } from '../components/PageHeader.tsx';
 import { HiveAccuracy } from '../components/HiveAccuracy.tsx';
 import type { HistoryQuery } from '../../../contract/schemas/history.ts';
+import type { Answer } from '../../../contract/client.ts';
 import { call, errorMessage, routeLink } from '../lib/api.ts';
 import { useResource } from '../lib/useResource.ts';
 import { toApiDate } from '../lib/dateRange.ts';
 import type { Range } from '../lib/dateRange.ts';
 import { activityValue, ACTIVITY_SERIES, figure, SHARE_SERIES } from '../lib/history.ts';
 import { formatDateTime } from '../lib/format.ts';
+import {
+  benchmarkSentence,
+  densitySentence,
+  LEVEL_WORDS,
+  levelTally,
+  verdictSentence,
+} from '../lib/traffic.ts';
+import type { CountConfidence } from '../lib/traffic.ts';
 import '../components/hive.css';
 
 // Bees crossing the entrance (0-10 a minute) and unique bees in view (hundreds) on one axis
@@ -41,6 +50,8 @@ function rangeQuery([start, end]: Range): HistoryQuery {
     tz,
   };
 }
+
+type History = Answer<'GET /api/locations/:id/history'>;
 
 export function HiveHistory() {
   const { id = '' } = useParams();
@@ -135,6 +146,7 @@ export function HiveHistory() {
                 series={TRAFFIC_SERIES}
                 unit=" /min"
               />
+              {data.period ? <PeriodCertainty period={data.period} counted={counted} /> : null}
             </Card>
           ) : null}
           {uncounted > 0 ? (
@@ -179,6 +191,8 @@ export function HiveHistory() {
                     <th scope="col">File</th>
                     <th scope="col">In /min</th>
                     <th scope="col">Out /min</th>
+                    <th scope="col">Bees near entrance</th>
+                    <th scope="col">Count</th>
                     <th scope="col">Unique bees /min</th>
                     <th scope="col">Pollen</th>
                     <th scope="col">Drones</th>
@@ -196,6 +210,12 @@ export function HiveHistory() {
                       </td>
                       <td data-label="In /min">{figure(p.in_per_minute)}</td>
                       <td data-label="Out /min">{figure(p.out_per_minute)}</td>
+                      <td data-label="Bees near entrance">
+                        {nearText(p.entrance_bees, p.count_confidence)}
+                      </td>
+                      <td data-label="Count">
+                        {p.count_confidence ? LEVEL_WORDS[p.count_confidence.level] : '—'}
+                      </td>
                       <td data-label="Unique bees /min">{figure(p.unique_bees_per_minute)}</td>
                       <td data-label="Pollen">{figure(p.pollen_pct, ' %')}</td>
                       <td data-label="Drones">{figure(p.drones_pct, ' %')}</td>
@@ -208,5 +228,47 @@ export function HiveHistory() {
         </>
       )}
     </div>
+  );
+}
+
+/** "11 (busy)": honeybees near the entrance per frame, with the benchmark band's word. */
+function nearText(bees: number | null, confidence: CountConfidence | null): string {
+  if (bees === null) return '—';
+  return `${figure(bees)}${confidence ? ` (${confidence.crowding})` : ''}`;
+}
+
+/**
+ * How sure the period's counts are (issue 56): its videos' entrance density together, the
+ * benchmark at that density, and how many of the counts are close, fair and rough.
+ */
+function PeriodCertainty({
+  period,
+  counted,
+}: {
+  period: NonNullable<History['period']>;
+  /** Videos of the range counted in and out, with or without a measured crowding. */
+  counted: number;
+}) {
+  const { confidence, levels, videos } = period;
+  const of =
+    (videos === 1 ? 'the 1 counted video' : `the ${videos} counted videos`) +
+    (videos < counted ? ' whose crowding was measured' : '');
+  return (
+    <section aria-label="How sure these counts are">
+      <h3 className="hs-card-subtitle">How sure these counts are</h3>
+      <p>
+        Over {of}:{' '}
+        {densitySentence(
+          { mean_near: period.entrance_bees, peak_near: period.entrance_bees_peak },
+          confidence?.crowding ?? null,
+        ).replace(/^./, (c) => c.toLowerCase())}
+      </p>
+      {confidence ? (
+        <p>
+          {benchmarkSentence(confidence, period.entrance_bees)} {levelTally(levels)}{' '}
+          <strong>{verdictSentence(confidence)}</strong>
+        </p>
+      ) : null}
+    </section>
   );
 }
