@@ -17,6 +17,7 @@ import { HistoryChart } from '../components/HistoryChart.tsx';
 import { LocationLoadFailure, LocationPageActions } from '../components/LocationPages.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { HiveAccuracy } from '../components/HiveAccuracy.tsx';
+import { CalibrationCard } from '../components/CalibrationCard.tsx';
 import type { HistoryQuery } from '../../../contract/schemas/history.ts';
 import { call, errorMessage, routeLink } from '../lib/api.ts';
 import { useResource } from '../lib/useResource.ts';
@@ -75,6 +76,7 @@ export function HiveHistory() {
         actions={<LocationPageActions locationId={data.location.id} current="history" />}
       />
       <HiveAccuracy locationId={data.location.id} location={data.location.name} />
+      <CalibrationCard locationId={data.location.id} />
       <Card className="hs-section-card" elevation={1}>
         <div className="hs-history-filters">
           <DateRange
