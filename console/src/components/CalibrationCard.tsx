@@ -68,8 +68,8 @@ export function CalibrationCard({ locationId }: { locationId: number }) {
         alone and is never used for anyone else&apos;s files.
       </p>
       <p>
-        You have corrected {frames(c.corrected_frames)} from {files(c.corrected_files)} at{' '}
-        {c.location.name}.
+        You have corrected {c.corrected_frames === 1 ? '1 frame' : `${c.corrected_frames} frames`}{' '}
+        from {files(c.corrected_files)} at {c.location.name}.
       </p>
       <div className="hs-history-filters">
         <Button
