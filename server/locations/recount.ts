@@ -26,6 +26,7 @@ import { filesRepository } from '../files/files-repository.ts';
 import { planFor } from '../files/plans.ts';
 import { calibrationRepository } from '../calibration/calibration-repository.ts';
 import { hasMedia, rowSummary } from '../files/file-row.ts';
+import { isUniqueViolation } from '../users/users-repository.ts';
 import { countUpload, enforceDailyCount, uploadQuota } from '../files/quotas.ts';
 import { entranceForFile } from './entrance.ts';
 
@@ -39,6 +40,8 @@ export function countedWith(file: FileRow, entrance: Entrance | null): boolean {
 
 const WAITING =
   'This video is already waiting to be counted again. Try again once that count is done.';
+const FILE_WAITING =
+  'This file is already waiting to be counted again. Try again once that count is done.';
 const BUSY = 'This video is still being analysed. Try again once it is processed.';
 const ERASED =
   'The video was erased after processing, so it cannot be counted again. Upload it again.';
@@ -83,7 +86,7 @@ export function whyNotCountAgainWithCalibration(
 ): string | null {
   if (file.status !== 'PROCESSED' && file.status !== 'FAILED')
     return file.retention_from
-      ? 'This file is already waiting to be counted again. Try again once that count is done.'
+      ? FILE_WAITING
       : 'This file is still being analysed. Try again once it is processed.';
   const erasedAt = Date.parse(file.retention_from ?? file.status_time) + retentionHours * 3600_000;
   if (!hasMedia(file) || erasedAt <= nowMs)
@@ -136,13 +139,19 @@ export async function countAgain(
     // refusal by the daily count rolls the re-queue back.
     if (!(await requeueFinishedJob(trx, file.id, now))) {
       // A picture analysed in its upload's request has no job yet: this is its first.
-      if (await hasJob(trx, file.id)) throw new Conflict(WAITING);
-      await enqueueJob(trx, {
-        fileId: file.id,
-        priority,
-        maxAttempts: app.config.jobMaxAttempts,
-        now,
-      });
+      if (await hasJob(trx, file.id)) throw new Conflict(FILE_WAITING);
+      try {
+        await enqueueJob(trx, {
+          fileId: file.id,
+          priority,
+          maxAttempts: app.config.jobMaxAttempts,
+          now,
+        });
+      } catch (err) {
+        // Two first requests at once: jobs.file_id is unique, so the second insert fails.
+        if (isUniqueViolation(err)) throw new Conflict(FILE_WAITING);
+        throw err;
+      }
       await filesRepository(trx).markRequeued(file.id, now);
     }
     await enforceDailyCount(trx, { userId: file.user_id, quota, clock }, 'recount');
