@@ -9,12 +9,16 @@
  *   npm run bench:traffic -- [--data ../shared/datasets] [--seconds 60] [--clips 3]
  *     [--densities 5,15,40] [--fps 5,10,15] [--cameras hive-entrance,backyard-entrance]
  *     [--detector-seconds 12] [--detector-clips 1] [--detector-densities 15]
- *     [--detector-fps 5,10] [--no-detector] [--variant product] [--write-confidence]
+ *     [--detector-fps 5,10] [--no-detector] [--variant product] [--write-confidence] [--crop]
  *
  * `near` is honeybees shown near the entrance per frame, as the product measures a video
  * (`entranceDensity`). `--write-confidence` writes the noise feed's crossing precision and recall
  * per density and rate, both cameras pooled, to engine/traffic/confidence-table.ts, which the
  * traffic card and the history read a video's count against: run it again after a tracker change.
+ *
+ * `--crop` adds, for each rate above 5 fps, a `noise+crop` row: whole frames at 5 fps and, between
+ * them, only the boxes inside the entrance crop (`traffic/entrance-rate.ts`), as the product
+ * analyses a video with an entrance (experiment 016).
  *
  * Seeded: the same flags give the same table. Nothing rendered is kept. The detector feed needs
  * `../shared/datasets` (backgrounds and bees are cut from the labelled frames) and skips with a
@@ -34,6 +38,7 @@ import type { Detection } from '../../engine/index.ts';
 import { crowdingOf } from '../../engine/traffic/confidence.ts';
 import type { ConfidenceBand, ConfidenceTable } from '../../engine/traffic/confidence.ts';
 import { entranceDensity } from '../../engine/traffic/density.ts';
+import { entranceCrop, entranceStep, withinCrop } from '../../engine/traffic/entrance-rate.ts';
 import { totalScore } from '../../lab/index.ts';
 import {
   CAMERAS,
@@ -103,6 +108,17 @@ function measured(feed: Feed): { feed: Feed; frames: { detections: Detection[] }
     },
   };
 }
+/** The whole frame's rate when the entrance is analysed faster (the product's default). */
+const WHOLE_FPS = 5;
+/** `feed` at `fps`, keeping only the entrance crop's boxes between the 5 fps whole frames. */
+function cropped(feed: Feed, sim: Simulation, fps: number): Feed {
+  const step = entranceStep(WHOLE_FPS, fps);
+  const crop = entranceCrop(sim.camera.entrance, sim.camera, sim.camera.beeLengthPx);
+  return async (k, bees) => {
+    const detections = await feed(k, bees);
+    return k % step === 0 ? detections : withinCrop(detections, crop, sim.camera);
+  };
+}
 const nearOf = (sim: Simulation, frames: { detections: Detection[] }[]) =>
   entranceDensity(frames, sim.camera.entrance, sim.camera).meanNear;
 
@@ -127,6 +143,21 @@ for (const name of cameras) {
       }
       rows.push({ camera: name, feed: 'noise', density, fps, scores, near });
       console.error(line(rows.at(-1)!));
+      if (args.has('crop') && fps > WHOLE_FPS) {
+        const cropScores: ClipScore[] = [];
+        for (let seed = 1; seed <= clips; seed++) {
+          const sim = simulate({ camera: CAMERAS[name], density, durationS: seconds, seed });
+          const feed = cropped(noiseFeed(sim, 1000 + seed), sim, fps);
+          cropScores.push(
+            await scoreClip(sim, fps, feed, {
+              tracker: trackerFor(fps, name),
+              ...(variant.traffic ? { traffic: variant.traffic } : {}),
+            }),
+          );
+        }
+        rows.push({ camera: name, feed: 'noise+crop', density, fps, scores: cropScores, near });
+        console.error(line(rows.at(-1)!));
+      }
     }
   }
 }
