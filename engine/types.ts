@@ -183,6 +183,12 @@ export interface Traffic {
   outPerMinute: number;
   byClass: Partial<Record<ProductClass, TrafficCounts>>;
   events: TrafficEvent[];
+  /**
+   * The rate the passages were tracked at (frames per second of video): the entrance rate
+   * (`traffic/entrance-rate.ts`) when `analyseFile` ran one, else the video's sample rate; absent
+   * for a video counted before the entrance had its own rate.
+   */
+  sampleFps?: number;
   /** Set by `analyseFile` from the frames' detections (the count itself sees only tracks). */
   density?: EntranceDensity;
 }
