@@ -24,7 +24,7 @@ import { previewSize, renderPreview } from './reports/preview.ts';
 import { Tracker, trackerOptionsFor } from './tracking/tracker.ts';
 import { countTraffic } from './traffic/count.ts';
 import { entranceDensity } from './traffic/density.ts';
-import { ENTRANCE_FPS, EntranceRate, learntBeeLengthPx } from './traffic/entrance-rate.ts';
+import { EntranceRate, entranceFpsFor, learntBeeLengthPx } from './traffic/entrance-rate.ts';
 import { HONEYBEE_CLASSES } from './types.ts';
 import type {
   AnalysisProgress,
@@ -126,16 +126,18 @@ export async function analyseFile(
   let tracker = new Tracker(trackerOptions);
   // With an entrance, traffic is tracked at the entrance rate: the frames between the samples
   // are decoded too and detected on a crop around the entrance (experiment 016).
+  const entranceFps = entranceFpsFor(sampleFps);
   const entranceRate =
-    options.entrance && media.kind === 'video'
+    options.entrance && media.kind === 'video' && entranceFps
       ? new EntranceRate(
           options.entrance,
           media,
           sampleFps,
-          trackerOptionsFor(ENTRANCE_FPS, thresholds, detector.trackScores(kind)),
+          trackerOptionsFor(entranceFps, thresholds, detector.trackScores(kind)),
           learntBeeLengthPx(
-            detector.card.input.autoZoom?.insectPx ?? 0.05 * media.height,
+            detector.card.input.autoZoom?.insectPx,
             detector.inputSizeFor(media.width, media.height, 1).width / media.width,
+            media.height,
           ),
         )
       : undefined;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Detection, Entrance, RawFrame } from '../types.ts';
 import {
   entranceCrop,
+  entranceFpsFor,
   entranceStep,
   EntranceRate,
   fromCrop,
@@ -70,6 +71,15 @@ describe('mapping crop detections back', () => {
 });
 
 describe('entranceStep and the sample-rate frames', () => {
+  it('runs the entrance at the least multiple of the sample rate that reaches 10 fps', () => {
+    expect(entranceFpsFor(5)).toBe(10);
+    expect(entranceFpsFor(3)).toBe(12);
+    expect(entranceFpsFor(2.5)).toBe(10);
+    expect(entranceFpsFor(10)).toBeUndefined();
+    expect(entranceFpsFor(12)).toBeUndefined();
+    expect(entranceFpsFor(5, 15)).toBe(15);
+  });
+
   it('needs a whole multiple of the sample rate', () => {
     expect(entranceStep(5, 10)).toBe(2);
     expect(entranceStep(5, 15)).toBe(3);
@@ -84,7 +94,8 @@ describe('entranceStep and the sample-rate frames', () => {
   });
 
   it('takes the learnt insect size as three quarters of a bee, at the decode scale', () => {
-    expect(learntBeeLengthPx(30, 0.5)).toBeCloseTo(80, 9);
+    expect(learntBeeLengthPx(30, 0.5, 1080)).toBeCloseTo(80, 9);
+    expect(learntBeeLengthPx(undefined, 0.5, 1080)).toBe(54);
   });
 });
 

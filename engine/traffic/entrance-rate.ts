@@ -92,6 +92,16 @@ export function withinCrop(
   );
 }
 
+/**
+ * The rate the entrance runs at beside a `sampleFps` whole-frame rate: the least whole multiple
+ * of it that reaches `ENTRANCE_FPS`; undefined when that is the sample rate itself (the whole
+ * frames come often enough).
+ */
+export function entranceFpsFor(sampleFps: number, target = ENTRANCE_FPS): number | undefined {
+  const step = Math.ceil(target / sampleFps - 1e-9);
+  return step > 1 ? step * sampleFps : undefined;
+}
+
 /** Whole-frame samples among the entrance-rate ones: every `step`-th, from the first. */
 export function entranceStep(sampleFps: number, entranceFps: number): number {
   const step = Math.round(entranceFps / sampleFps);
@@ -135,7 +145,7 @@ export class EntranceRate {
     sampleFps: number,
     private readonly trackerOptions: TrackerOptions,
     private readonly fallbackBeeLengthPx: number,
-    fps = ENTRANCE_FPS,
+    fps = entranceFpsFor(sampleFps) ?? sampleFps,
   ) {
     this.fps = fps;
     this.step = entranceStep(sampleFps, fps);
@@ -252,8 +262,13 @@ export function onSampleFrames(events: readonly TrafficEvent[], step: number): T
 
 /**
  * A bee's length in source pixels before any is seen: the card's learnt insect size (the square
- * root of a box's area, about 0.75 of a bee's length) at the decode scale.
+ * root of a box's area, about 0.75 of a bee's length) at the decode scale; without one, a
+ * twentieth of the frame's height.
  */
-export function learntBeeLengthPx(insectPx: number, inputPxPerSourcePx: number): number {
-  return insectPx / 0.75 / inputPxPerSourcePx;
+export function learntBeeLengthPx(
+  insectPx: number | undefined,
+  inputPxPerSourcePx: number,
+  sourceHeight: number,
+): number {
+  return insectPx ? insectPx / 0.75 / inputPxPerSourcePx : sourceHeight / 20;
 }

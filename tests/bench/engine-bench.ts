@@ -16,6 +16,9 @@
  *   --detect-runs (probe and decode by ffprobe / ffmpeg processes included);
  * - one thorough analysis of the clip (`videoAnalysis: 'thorough'`: every sampled frame by the
  *   photos' path), for its cost against the default;
+ * - the same warm analysis with an entrance set (the clip's slot along the top): traffic then
+ *   runs at the entrance rate, the frames between the samples detected on a crop around it
+ *   (`engine/traffic/entrance-rate.ts`), for its cost against the default;
  * - peak RSS of this process while analysing (the high-water mark is reset after the clip is made);
  * - the CLI on a 15 s 1280x720 30 fps clip (`cli-clip.ts`): `hivesight analyze` against the
  *   ffmpeg floor of that clip, wall and CPU seconds, start-up included (the CLI built first).
@@ -34,7 +37,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createEngine, DEFAULT_SAMPLE_FPS } from '../../engine/index.ts';
-import type { AnalysisOutput, Engine, MediaInfo, MediaKind } from '../../engine/index.ts';
+import type { AnalysisOutput, Engine, Entrance, MediaInfo, MediaKind } from '../../engine/index.ts';
 import * as ort from 'onnxruntime-node';
 import { sessionOptions } from '../../engine/detection/session.ts';
 import { readFrames } from '../../engine/media/frames.ts';
@@ -65,6 +68,16 @@ const CLI_CLIP = { width: 1280, height: 720, fps: 30, seconds: 15 };
 const TARGET_CLI_RATIO = 2;
 const TARGET_FPS = 20;
 const TARGET_FRAME_MS = 60;
+/** The synthetic clip's hive slot (`fixtures/synthetic-bees.ts`: along the top, 6 % deep). */
+const SLOT: Entrance = {
+  kind: 'polygon',
+  points: [
+    [0.1, 0],
+    [0.9, 0],
+    [0.9, 0.06],
+    [0.1, 0.06],
+  ],
+};
 /** A YOLOv8n-architecture ONNX (random weights; `training/yolov8n_reference.py`), timed beside ours. */
 const REFERENCE = args.get('reference') ?? 'tmp/bench/yolov8n.onnx';
 
@@ -292,6 +305,12 @@ async function main(): Promise<void> {
       result = await cold.analyse(clip);
       runs.push(figures(`warm ${i}`, performance.now() - t0, result));
     }
+    const entranceRuns: RunFigures[] = [];
+    for (let i = 1; i < RUNS; i += 1) {
+      t0 = performance.now();
+      const withEntrance = await cold.analyse(clip, { entrance: SLOT });
+      entranceRuns.push(figures(`entrance ${i}`, performance.now() - t0, withEntrance));
+    }
     const latencies = await detectorLatency(cold, clip, info);
     const frameSize = cold.detector.inputSizeFor(info.width, info.height);
     const referenceMs = await referenceLatency(REFERENCE, frameSize.width, frameSize.height);
@@ -311,6 +330,8 @@ async function main(): Promise<void> {
     const warmS = median(warm.map((r) => r.totalS));
     const warmFps = median(warm.map((r) => r.framesPerS));
     const ratio = warmS / floorS;
+    const entranceS = median(entranceRuns.map((r) => r.totalS));
+    const entranceFps = median(entranceRuns.map((r) => r.framesPerS));
     const peakRss = procPeakRss(process.pid) ?? process.resourceUsage().maxRSS * 1024;
 
     printTable(
@@ -325,7 +346,7 @@ async function main(): Promise<void> {
         'track ms/f',
         'other ms/f',
       ],
-      runs.map((r) => [
+      [...runs, ...entranceRuns].map((r) => [
         r.run,
         round(r.totalS, 2),
         r.frames,
@@ -347,6 +368,8 @@ async function main(): Promise<void> {
         ['full analysis s', round(warmS, 2), ''],
         ['ratio analysis / floor', round(ratio, 2), `<= ${TARGET_RATIO}: ${meets(ratio <= TARGET_RATIO)}`],
         ['analysed frames/s', round(warmFps, 1), `>= ${TARGET_FPS}: ${meets(warmFps >= TARGET_FPS)}`],
+        ['with an entrance: analysed frames/s (traffic at the entrance rate)', round(entranceFps, 1), `>= ${TARGET_FPS}: ${meets(entranceFps >= TARGET_FPS)}`],
+        ['with an entrance: ratio analysis / floor', round(entranceS / floorS, 2), `<= ${TARGET_RATIO}: ${meets(entranceS / floorS <= TARGET_RATIO)}; +${Math.round(100 * (entranceS / warmS - 1))} % on the default`],
         ['decode ms/frame', round(median(warm.map((r) => r.decodeMsPerFrame)), 1), ''],
         ['inference ms/frame', round(median(warm.map((r) => r.inferenceMsPerFrame)), 1), ''],
         ['tracking ms/frame', round(median(warm.map((r) => r.trackingMsPerFrame)), 2), ''],
@@ -388,6 +411,11 @@ async function main(): Promise<void> {
       floor: { runsMs: floors.map((n) => round(n, 1)), medianS: floorS, frames: floorFrames },
       runs,
       warmMedian: { totalS: warmS, framesPerS: warmFps, ratio },
+      entrance: {
+        entrance: SLOT,
+        runs: entranceRuns,
+        median: { totalS: entranceS, framesPerS: entranceFps, ratio: entranceS / floorS },
+      },
       detectorOnlyMs: {
         median: median(latencies),
         min: Math.min(...latencies),

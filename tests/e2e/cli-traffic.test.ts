@@ -107,7 +107,14 @@ describe.skipIf(!hasModel)('analyze with an entrance', () => {
         }[];
       }
     ).results;
-    expect(result!.traffic).toMatchObject({ beesIn: 2, beesOut: 1, netFlow: 1, loops: 0 });
+    // With an entrance the CLI tracks traffic at the entrance rate (experiment 016).
+    expect(result!.traffic).toMatchObject({
+      beesIn: 2,
+      beesOut: 1,
+      netFlow: 1,
+      loops: 0,
+      sampleFps: 10,
+    });
     expect(result!.traffic.inPerMinute).toBeCloseTo(2 / (9 / 60), 5);
     expect(result!.outputs.tracks).toBe(path.join(dir, 'one.txt'));
     const [x0, y0] = result!.proposedEntrance.entrance.points[0]!;
