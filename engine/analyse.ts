@@ -125,14 +125,16 @@ export async function analyseFile(
   const trackerOptions = trackerOptionsFor(sampleFps, thresholds, detector.trackScores(kind));
   let tracker = new Tracker(trackerOptions);
   // With an entrance, traffic is tracked at the entrance rate: the frames between the samples
-  // are decoded too and detected on a crop around the entrance (experiment 016).
-  const entranceFps = entranceFpsFor(sampleFps);
+  // are decoded too and detected on a crop around the entrance (experiment 016). A source with
+  // fewer frames than that has none between its samples to give.
+  const entranceFps = entranceFpsFor(sampleFps, media.fps);
   const entranceRate =
     options.entrance && media.kind === 'video' && entranceFps
       ? new EntranceRate(
           options.entrance,
           media,
           sampleFps,
+          entranceFps,
           trackerOptionsFor(entranceFps, thresholds, detector.trackScores(kind)),
           learntBeeLengthPx(
             detector.card.input.autoZoom?.insectPx,

@@ -72,12 +72,18 @@ describe('mapping crop detections back', () => {
 
 describe('entranceStep and the sample-rate frames', () => {
   it('runs the entrance at the least multiple of the sample rate that reaches 10 fps', () => {
-    expect(entranceFpsFor(5)).toBe(10);
-    expect(entranceFpsFor(3)).toBe(12);
-    expect(entranceFpsFor(2.5)).toBe(10);
-    expect(entranceFpsFor(10)).toBeUndefined();
-    expect(entranceFpsFor(12)).toBeUndefined();
-    expect(entranceFpsFor(5, 15)).toBe(15);
+    expect(entranceFpsFor(5, 30)).toBe(10);
+    expect(entranceFpsFor(3, 30)).toBe(12);
+    expect(entranceFpsFor(2.5, 25)).toBe(10);
+    expect(entranceFpsFor(10, 30)).toBeUndefined();
+    expect(entranceFpsFor(12, 30)).toBeUndefined();
+    expect(entranceFpsFor(5, 30, 15)).toBe(15);
+  });
+
+  it('runs none faster than the source has frames', () => {
+    expect(entranceFpsFor(5, 10)).toBe(10);
+    expect(entranceFpsFor(5, 9.99)).toBeUndefined();
+    expect(entranceFpsFor(5, 5)).toBeUndefined();
   });
 
   it('needs a whole multiple of the sample rate', () => {
@@ -111,7 +117,7 @@ describe('EntranceRate', () => {
   };
 
   it('cuts the crop out of the scaled frame and maps what is found there to source pixels', async () => {
-    const rate = new EntranceRate(SLOT, FRAME, 5, { maxAge: 10 }, 30);
+    const rate = new EntranceRate(SLOT, FRAME, 5, 10, { maxAge: 10 }, 30);
     expect(rate.isWhole(decoded(0))).toBe(true);
     expect(rate.isWhole(decoded(1))).toBe(false);
     expect(rate.asSample(decoded(4))).toMatchObject({ index: 2, timeS: 0.4 });
@@ -144,7 +150,7 @@ describe('EntranceRate', () => {
   });
 
   it('pads by the bees it has seen on whole frames once it has seen some', () => {
-    const rate = new EntranceRate(SLOT, FRAME, 5, {}, 30);
+    const rate = new EntranceRate(SLOT, FRAME, 5, 10, {}, 30);
     rate.whole(decoded(0), [bee(100, 100, 20, 50), bee(300, 100, 20, 50), bee(500, 100, 10, 10)]);
     // Median longer side 50 px: 200 px of padding.
     expect(rate.cut(decoded(1)).rect).toEqual({ x: 568, y: 340, width: 784, height: 454 });

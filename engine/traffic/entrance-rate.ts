@@ -94,12 +94,17 @@ export function withinCrop(
 
 /**
  * The rate the entrance runs at beside a `sampleFps` whole-frame rate: the least whole multiple
- * of it that reaches `ENTRANCE_FPS`; undefined when that is the sample rate itself (the whole
- * frames come often enough).
+ * of it that reaches `target`; undefined when that is the sample rate itself (the whole frames
+ * come often enough) or more than the source's own `sourceFps` (ffmpeg would repeat frames).
  */
-export function entranceFpsFor(sampleFps: number, target = ENTRANCE_FPS): number | undefined {
+export function entranceFpsFor(
+  sampleFps: number,
+  sourceFps: number,
+  target = ENTRANCE_FPS,
+): number | undefined {
   const step = Math.ceil(target / sampleFps - 1e-9);
-  return step > 1 ? step * sampleFps : undefined;
+  const fps = step * sampleFps;
+  return step > 1 && fps <= sourceFps + 1e-6 ? fps : undefined;
 }
 
 /** Whole-frame samples among the entrance-rate ones: every `step`-th, from the first. */
@@ -143,9 +148,10 @@ export class EntranceRate {
     private readonly entrance: Entrance,
     private readonly source: { width: number; height: number },
     sampleFps: number,
+    /** The entrance rate (`entranceFpsFor`). */
+    fps: number,
     private readonly trackerOptions: TrackerOptions,
     private readonly fallbackBeeLengthPx: number,
-    fps = entranceFpsFor(sampleFps) ?? sampleFps,
   ) {
     this.fps = fps;
     this.step = entranceStep(sampleFps, fps);

@@ -10,6 +10,7 @@
  *     [--densities 5,15,40] [--fps 5,10,15] [--cameras hive-entrance,backyard-entrance]
  *     [--detector-seconds 12] [--detector-clips 1] [--detector-densities 15]
  *     [--detector-fps 5,10] [--no-detector] [--variant product] [--write-confidence] [--crop]
+ *     [--crop-pad 4]
  *
  * `near` is honeybees shown near the entrance per frame, as the product measures a video
  * (`entranceDensity`). `--write-confidence` writes the noise feed's crossing precision and recall
@@ -18,7 +19,7 @@
  *
  * `--crop` adds, for each rate above 5 fps, a `noise+crop` row: whole frames at 5 fps and, between
  * them, only the boxes inside the entrance crop (`traffic/entrance-rate.ts`), as the product
- * analyses a video with an entrance (experiment 016).
+ * analyses a video with an entrance (experiment 016); `--crop-pad` sets its padding in bee lengths.
  *
  * Seeded: the same flags give the same table. Nothing rendered is kept. The detector feed needs
  * `../shared/datasets` (backgrounds and bees are cut from the labelled frames) and skips with a
@@ -38,7 +39,12 @@ import type { Detection } from '../../engine/index.ts';
 import { crowdingOf } from '../../engine/traffic/confidence.ts';
 import type { ConfidenceBand, ConfidenceTable } from '../../engine/traffic/confidence.ts';
 import { entranceDensity } from '../../engine/traffic/density.ts';
-import { entranceCrop, entranceStep, withinCrop } from '../../engine/traffic/entrance-rate.ts';
+import {
+  ENTRANCE_CROP_BEE_LENGTHS,
+  entranceCrop,
+  entranceStep,
+  withinCrop,
+} from '../../engine/traffic/entrance-rate.ts';
 import { totalScore } from '../../lab/index.ts';
 import {
   CAMERAS,
@@ -113,7 +119,12 @@ const WHOLE_FPS = 5;
 /** `feed` at `fps`, keeping only the entrance crop's boxes between the 5 fps whole frames. */
 function cropped(feed: Feed, sim: Simulation, fps: number): Feed {
   const step = entranceStep(WHOLE_FPS, fps);
-  const crop = entranceCrop(sim.camera.entrance, sim.camera, sim.camera.beeLengthPx);
+  const crop = entranceCrop(
+    sim.camera.entrance,
+    sim.camera,
+    sim.camera.beeLengthPx,
+    num('crop-pad', ENTRANCE_CROP_BEE_LENGTHS),
+  );
   return async (k, bees) => {
     const detections = await feed(k, bees);
     return k % step === 0 ? detections : withinCrop(detections, crop, sim.camera);
