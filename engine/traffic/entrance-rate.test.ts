@@ -131,12 +131,12 @@ describe('EntranceRate', () => {
     // the crop at 1 and 3; the crop's other box is cut by its edge.
     const walker = (x: number, y: number) => bee(x, y, 20, 30);
     rate.whole(decoded(0), [walker(800, 500)]);
-    await rate.crop(decoded(1), async (crop, w, h) => {
+    await rate.crop(decoded(1), (crop, w, h) => {
       expect([crop.width, w, h]).toEqual([312, 624, 294]);
-      return [walker(810 - 648, 500 - 420), walker(0, 0)];
+      return Promise.resolve([walker(810 - 648, 500 - 420), walker(0, 0)]);
     });
     rate.whole(decoded(2), [walker(820, 500)]);
-    await rate.crop(decoded(3), async () => [walker(830 - 648, 80)]);
+    await rate.crop(decoded(3), () => Promise.resolve([walker(830 - 648, 80)]));
     const { tracks, sampleFps, frames } = rate.finish();
     expect(sampleFps).toBe(10);
     expect(frames).toEqual({ first: 0, last: 3 });
