@@ -35,7 +35,7 @@ export interface PixelRect {
 
 /**
  * The entrance's bounding box padded by `padBeeLengths` bee lengths on every side, clamped to the
- * frame, widened to whole pixels (even ones, as video filters crop chroma in pairs).
+ * frame, widened to whole pixels.
  */
 export function entranceCrop(
   entrance: Entrance,
@@ -47,17 +47,14 @@ export function entranceCrop(
   const xs = entrance.points.map(([x]) => x * width);
   const ys = entrance.points.map(([, y]) => y * height);
   const pad = Math.max(0, padBeeLengths * beeLengthPx);
-  const even = (v: number, round: (v: number) => number) => 2 * round(v / 2);
-  const x0 = Math.max(0, even(Math.min(...xs) - pad, Math.floor));
-  const y0 = Math.max(0, even(Math.min(...ys) - pad, Math.floor));
-  const x1 = Math.min(width, even(Math.max(...xs) + pad, Math.ceil));
-  const y1 = Math.min(height, even(Math.max(...ys) + pad, Math.ceil));
+  // A hair's tolerance, so that 0.55 x 1080 is 594 px, not 595.
+  const down = (v: number) => Math.floor(v + 1e-6);
+  const up = (v: number) => Math.ceil(v - 1e-6);
+  const x0 = Math.max(0, down(Math.min(...xs) - pad));
+  const y0 = Math.max(0, down(Math.min(...ys) - pad));
+  const x1 = Math.min(width, up(Math.max(...xs) + pad));
+  const y1 = Math.min(height, up(Math.max(...ys) + pad));
   return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
-}
-
-/** The share of the frame's area the crop covers (what its detection costs, roughly). */
-export function cropShare(crop: PixelRect, frame: { width: number; height: number }): number {
-  return (crop.width * crop.height) / (frame.width * frame.height);
 }
 
 /**
