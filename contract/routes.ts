@@ -491,6 +491,13 @@ export const ROUTES = {
     status: 202,
     answer: messageAnswer,
   },
+  'POST /api/files/:id/count-again/calibration': {
+    summary: 'Queue a file to be counted with its location’s calibration as it is now (or without)',
+    access: 'user',
+    params: idParams,
+    status: 202,
+    answer: messageAnswer,
+  },
 
   // ---- corrections (server/routes/corrections.ts) ----
   'GET /api/files/:id/frames': {

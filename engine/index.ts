@@ -27,7 +27,7 @@ export type { MediaTools } from './media/tools.ts';
 export { resolveMediaTools } from './media/tools.ts';
 export { Detector } from './detection/detector.ts';
 export { iou } from './detection/nms.ts';
-export { loadModelCard } from './detection/model-card.ts';
+export { loadModelCard, modelCardJsonSchemaText } from './detection/model-card.ts';
 export type { ModelCard } from './detection/model-card.ts';
 export * from './reports/index.ts';
 export * from './eval/index.ts';
@@ -38,6 +38,11 @@ export * from './tracking/index.ts';
 /** The model shipped in `models/`, used when nobody names another. */
 export const DEFAULT_MODEL_PATH = fileURLToPath(
   new URL('../models/hivesight-detector.card.json', import.meta.url),
+);
+
+/** The model card's JSON Schema, generated from its zod schema (`npm run card-schema`). */
+export const MODEL_CARD_SCHEMA_PATH = fileURLToPath(
+  new URL('../models/card.schema.json', import.meta.url),
 );
 
 export interface EngineOptions {

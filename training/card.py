@@ -3,6 +3,10 @@ normalisation, output layout, thresholds) and what a reader needs to trust it (m
 licences, limitations). Data only; the story of how a release came about belongs in
 models/CHANGELOG.md and docs/experiments/.
 
+The card's structure is defined once, by the engine's zod schema (engine/detection/model-card.ts);
+`write` refuses a card that does not match models/card.schema.json, generated from it
+(`npm run card-schema`). This module only fills in the values.
+
     python -m training.card --export training/runs/lite-export --version 1.0.0 \
         --score 0.3 --hornet 0.4 [--metrics metrics.json] --out models/
 """
@@ -15,10 +19,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from jsonschema import Draft202012Validator
+
 from .effnet import WHEEL
 from .model import CLASSES
 
 NAME = "hivesight-detector"
+SCHEMA = Path(__file__).resolve().parent.parent / "models" / "card.schema.json"
 SOURCES = [
     {"name": "hive-entrance", "origin": "Gratheon/models-drone-bees at commit 9c31ecd (one GoPro clip, GH010990)",
      "licence": "MIT", "use": "bee / pollen / drone boxes; the last 20 % of frame numbers held out"},
@@ -72,8 +79,30 @@ def build(export: Path, version: str, score: float, hornet: float, metrics: dict
     }
 
 
+class CardError(ValueError):
+    """A card that does not match models/card.schema.json: the engine would refuse it."""
+
+
+def _field(path: Any) -> str:
+    """A problem's field as the card writes it (`input.width`, `classes[2]`), as the engine names it."""
+    name = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path)[1:]
+    return name or "card"
+
+
+def validate(card: dict[str, Any]) -> None:
+    """Raise CardError naming every field of `card` the schema refuses (the engine also checks
+    rules between fields that the schema cannot state, when it loads the card)."""
+    validator = Draft202012Validator(json.loads(SCHEMA.read_text()))
+    problems = sorted(f"{_field(e.absolute_path)}: {e.message}" for e in validator.iter_errors(card))
+    if problems:
+        raise CardError(f"The model card does not match models/{SCHEMA.name}, the engine's schema: "
+                        + "; ".join(problems))
+
+
 def write(onnx: Path, out: Path, card: dict[str, Any]) -> Path:
-    """The card in `out`, with `onnx` copied beside it under the card's file name."""
+    """The card in `out`, with `onnx` copied beside it under the card's file name; CardError, and
+    nothing written, if the card does not match the schema."""
+    validate(card)
     out.mkdir(parents=True, exist_ok=True)
     if onnx.resolve() != (out / f"{NAME}.onnx").resolve():
         shutil.copyfile(onnx, out / f"{NAME}.onnx")
@@ -93,7 +122,10 @@ def main() -> None:
     a = ap.parse_args()
     metrics = json.loads(a.metrics.read_text()) if a.metrics else {}
     card = build(a.export, a.version, a.score, a.hornet, metrics)
-    print(write(a.export / f"{NAME}.onnx", a.out or a.export, card))
+    try:
+        print(write(a.export / f"{NAME}.onnx", a.out or a.export, card))
+    except CardError as error:
+        raise SystemExit(str(error)) from None
 
 
 if __name__ == "__main__":

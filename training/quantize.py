@@ -39,6 +39,16 @@ def calibration_inputs(data: Path, n: int, seed: int = 0) -> list[np.ndarray]:
     return out
 
 
+def decode_nodes(path: Path) -> list[str]:
+    """The nodes after the head's last Conv: the decoding baked into the graph. They stay float:
+    quantized, the output's one uint8 scale spans box pixels up to the input's width, so every
+    score (0-1) rounds to 0 and the engine finds nothing (docs/experiments/017)."""
+    import onnx
+    nodes = onnx.load(str(path)).graph.node
+    last = max(i for i, n in enumerate(nodes) if n.op_type == "Conv")
+    return [n.name for n in nodes[last + 1:]]
+
+
 def quantize(src: Path, dst: Path, inputs: list[np.ndarray]) -> None:
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
@@ -58,7 +68,8 @@ def quantize(src: Path, dst: Path, inputs: list[np.ndarray]) -> None:
             pre = Path(tmp) / "pre.onnx"
             quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
             quantize_static(str(pre), str(dst), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
-                            activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+                            activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                            nodes_to_exclude=decode_nodes(pre))
         finally:
             os.chdir(here)
 

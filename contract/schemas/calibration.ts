@@ -38,6 +38,16 @@ export const calibrationAnswer = z.object({
       }),
     })
     .nullable(),
+  /**
+   * The location's files whose counts were made with another calibration than the one applied
+   * now (or with one, now that none is), media still kept: "Count again with the calibration".
+   */
+  recount: z.object({
+    files: z.array(
+      z.object({ file_id: z.number().int(), name: z.string(), created_at: z.string() }),
+    ),
+    uploads_left_today: z.number().int(),
+  }),
 });
 export type CalibrationAnswer = z.infer<typeof calibrationAnswer>;
 

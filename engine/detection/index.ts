@@ -6,7 +6,13 @@ export type {
   SessionFactory,
 } from './detector.ts';
 export { makeDetection } from './detection.ts';
-export { availableClasses, cardPathFor, loadModelCard, validateModelCard } from './model-card.ts';
+export {
+  availableClasses,
+  cardPathFor,
+  loadModelCard,
+  modelCardJsonSchemaText,
+  validateModelCard,
+} from './model-card.ts';
 export type { ModelCard } from './model-card.ts';
 export { iou, nonMaxSuppression } from './nms.ts';
 export { fillTensor, makeNormaliser } from './preprocess.ts';

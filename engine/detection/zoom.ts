@@ -8,22 +8,10 @@
  */
 import type { Detection, ProductClass } from '../types.ts';
 import { HONEYBEE_CLASSES } from '../types.ts';
+import type { AutoZoomCard } from './model-card.ts';
 
-export interface AutoZoomCard {
-  /**
-   * The `quantile` of honeybee sizes (square root of box area) the detector learnt, in its input
-   * pixels. An upper quantile: bees half hidden in the entrance slot have small boxes at any zoom.
-   */
-  insectPx: number;
-  quantile: number;
-  /** Fewest honeybees, at the card's thresholds, that a zoom may be judged from. */
-  minInsects: number;
-  /** Sizes within this factor of `insectPx` either way are left alone (e.g. 1.25). */
-  tolerance: number;
-  /** Smallest and largest zoom applied to the detector's usual input size. */
-  min: number;
-  max: number;
-}
+/** The card's `input.auto_zoom` (model-card.ts), in camelCase. */
+export type { AutoZoomCard };
 
 /**
  * The zoom for the `detections` (boxes in source pixels) of one picture, or of a video's first

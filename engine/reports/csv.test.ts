@@ -70,6 +70,15 @@ describe('frameCsv', () => {
     );
   });
 
+  it('names the calibration the counts were made with on every row, after the other columns', () => {
+    const frames = [0, 1].map((i) => frame(i, i / 5, counts(2, 0, 0), 1));
+    const label = 'Calibrated for Apiary North on 7 corrected frames (2026-12-03)';
+    expect(frameCsv({ frames, calibration: { label } }, { includeResearch: false })).toBe(
+      'frame,time_s,bees,pollen_bees,drones,bee_coverage_pct,calibration\n' +
+        `0,0.000,2,0,0,1.00,${label}\n1,0.200,2,0,0,1.00,${label}\n`,
+    );
+  });
+
   it('writes the header for a file with no frames', () => {
     expect(frameCsv({ frames: [] }, { includeResearch: true })).toBe(
       FRAME_CSV_COLUMNS.join(',') + '\n',

@@ -33,6 +33,12 @@ export const COUNT_COLUMNS: Readonly<Record<string, ProductClass>> = {
  */
 export const TRAFFIC_FRAME_COLUMNS = ['bees_in_cumulative', 'bees_out_cumulative'] as const;
 
+/**
+ * Appended only when the file was analysed with a location's calibration (issue 58): its label,
+ * "Calibrated for Apiary North on 7 corrected frames (2026-12-03)", on every row.
+ */
+export const CALIBRATION_FRAME_COLUMN = 'calibration';
+
 export const RESEARCH_COLUMNS: readonly string[] = ['wasps', 'hornets'];
 
 export interface FrameCsvOptions {
@@ -47,17 +53,27 @@ export function frameCsvColumns(options: FrameCsvOptions): string[] {
 }
 
 export function frameCsv(
-  result: { frames: readonly FrameCsvRow[]; traffic?: Pick<Traffic, 'events'> | null },
+  result: {
+    frames: readonly FrameCsvRow[];
+    traffic?: Pick<Traffic, 'events'> | null;
+    calibration?: { label: string } | null;
+  },
   options: FrameCsvOptions,
 ): string {
   const events = (result.traffic?.events ?? []).filter((e) => HONEYBEE_CLASSES.includes(e.cls));
-  const columns = [...frameCsvColumns(options), ...(result.traffic ? TRAFFIC_FRAME_COLUMNS : [])];
+  const calibration = result.calibration?.label ?? null;
+  const columns = [
+    ...frameCsvColumns(options),
+    ...(result.traffic ? TRAFFIC_FRAME_COLUMNS : []),
+    ...(calibration ? [CALIBRATION_FRAME_COLUMN] : []),
+  ];
   const upTo = (f: FrameCsvRow, kind: 'in' | 'out') =>
     events.filter((e) => e.kind === kind && e.frame <= f.index).length;
   const rows = result.frames.map((f) =>
     columns.map((column): CsvCell => {
       if (column === 'bees_in_cumulative') return upTo(f, 'in');
       if (column === 'bees_out_cumulative') return upTo(f, 'out');
+      if (column === CALIBRATION_FRAME_COLUMN) return calibration;
       if (column === 'frame') return f.index;
       if (column === 'time_s') return csvFixed(f.timeS, 3);
       if (column === 'bee_coverage_pct') return csvFixed(f.beeCoveragePct, 2);

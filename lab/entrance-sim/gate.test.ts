@@ -1,8 +1,9 @@
 /**
  * The synthetic benchmark's gate (issue 56): one small seeded scene per camera, 15 bees near
  * the entrance (the target density), sampled at 10 fps, through the noise feed fitted to the
- * detector, the product's tracker and the count. The floors sit just under what the tracker
- * reaches (docs/experiments/014); `npm run bench:traffic` gives the whole table.
+ * detector, the product's tracker and the count. The floors sit just under what they reach
+ * (docs/experiments/015), and the tracker before issue 56 misses them; `npm run bench:traffic`
+ * gives the whole table.
  */
 import { describe, expect, it } from 'vitest';
 import { trackerOptionsFor } from '../../engine/tracking/tracker.ts';
@@ -11,38 +12,54 @@ import type { CameraName } from './cameras.ts';
 import { noiseFeed } from './noise.ts';
 import { countErrorOf, precisionOf, recallOf, scoreClip } from './score.ts';
 import { simulate } from './simulate.ts';
+import { VARIANTS } from './variants.ts';
+import type { Variant } from './variants.ts';
 
 /** The shipped model's display and track thresholds (models/hivesight-detector.card.json). */
 const DISPLAY = { score: 0.2, perClass: { drone: 0.2, hornet: 0.275, pollen: 0.2 } };
 const TRACK_SCORES = { bee: 0.3 };
 const FPS = 10;
-/** Reached (docs/experiments/014), less a margin. */
+/**
+ * Reached (docs/experiments/015, the scene with bees sitting in the slit: hive HOTA 0.40, IDF1
+ * 0.49, in P / R 0.82 / 0.45, error -45 %, out 0.42 / 0.78, +83 %; backyard 0.43, 0.54, in
+ * 0.83 / 0.67, -20 %, out 0.36 / 0.77, +115 %), less a margin of about one passage. The tracker
+ * before issue 56 (its reach grown per frame) misses them.
+ */
 const GATE = {
   hive: {
-    hota: 0.41,
-    idf1: 0.5,
-    inRecall: 0.18,
-    inPrecision: 0.6,
-    outRecall: 0.5,
-    outPrecision: 0.65,
-    inError: 0.72,
-    outError: 0.3,
+    hota: 0.39,
+    idf1: 0.48,
+    inRecall: 0.42,
+    inPrecision: 0.78,
+    outRecall: 0.74,
+    outPrecision: 0.4,
+    inError: 0.5,
+    outError: 0.9,
   },
   backyard: {
-    hota: 0.39,
-    idf1: 0.47,
-    inRecall: 0.45,
-    inPrecision: 0.85,
-    outRecall: 0.52,
-    outPrecision: 0.64,
-    inError: 0.5,
-    outError: 0.22,
+    hota: 0.42,
+    idf1: 0.52,
+    inRecall: 0.63,
+    inPrecision: 0.8,
+    outRecall: 0.73,
+    outPrecision: 0.33,
+    inError: 0.25,
+    outError: 1.25,
   },
 };
 
-async function run(camera: CameraName, options = trackerOptionsFor(FPS, DISPLAY, TRACK_SCORES)) {
+/** The product's tracker and count; `variant` puts an older one back. */
+async function run(camera: CameraName, variant?: Variant) {
+  const { entrance, width, height } = CAMERAS[camera];
+  const tracker = {
+    ...trackerOptionsFor(FPS, DISPLAY, TRACK_SCORES),
+    ...variant?.tracker?.({ fps: FPS, entrance, width, height }),
+  };
   const sim = simulate({ camera: CAMERAS[camera], density: 15, durationS: 40, seed: 1 });
-  const s = await scoreClip(sim, FPS, noiseFeed(sim, 1001), { tracker: options });
+  const s = await scoreClip(sim, FPS, noiseFeed(sim, 1001), {
+    tracker,
+    ...(variant?.traffic ? { traffic: variant.traffic } : {}),
+  });
   const c = s.crossings;
   return {
     hota: s.hota.hota,
@@ -57,6 +74,16 @@ async function run(camera: CameraName, options = trackerOptionsFor(FPS, DISPLAY,
   };
 }
 
+type Figures = Awaited<ReturnType<typeof run>>;
+type Floor = (typeof GATE)['hive'];
+
+/** The floors a clip's figures miss (the count errors are ceilings). */
+function missed(f: Figures, floor: Floor): string[] {
+  return (Object.keys(floor) as (keyof Floor)[]).filter((k) =>
+    k.endsWith('Error') ? f[k] > floor[k] : f[k] < floor[k],
+  );
+}
+
 describe('the synthetic entrance benchmark, 15 bees at 10 fps, noise feed', () => {
   it.each([
     ['hive-entrance', GATE.hive],
@@ -64,13 +91,15 @@ describe('the synthetic entrance benchmark, 15 bees at 10 fps, noise feed', () =
   ] as const)('%s: the tracker and count hold their figures', async (camera, floor) => {
     const f = await run(camera);
     console.log(`entrance gate ${camera}: ${JSON.stringify(f)}`);
-    expect(f.hota).toBeGreaterThanOrEqual(floor.hota);
-    expect(f.idf1).toBeGreaterThanOrEqual(floor.idf1);
-    expect(f.inRecall).toBeGreaterThanOrEqual(floor.inRecall);
-    expect(f.inPrecision).toBeGreaterThanOrEqual(floor.inPrecision);
-    expect(f.outRecall).toBeGreaterThanOrEqual(floor.outRecall);
-    expect(f.outPrecision).toBeGreaterThanOrEqual(floor.outPrecision);
-    expect(f.inError).toBeLessThanOrEqual(floor.inError);
-    expect(f.outError).toBeLessThanOrEqual(floor.outError);
+    expect(missed(f, floor)).toEqual([]);
+  });
+
+  it.each([
+    ['hive-entrance', GATE.hive],
+    ['backyard-entrance', GATE.backyard],
+  ] as const)('%s: the tracker before issue 56 falls under the gate', async (camera, floor) => {
+    const f = await run(camera, VARIANTS.before);
+    console.log(`entrance gate ${camera}, before: ${JSON.stringify(f)}`);
+    expect(missed(f, floor)).not.toEqual([]);
   });
 });

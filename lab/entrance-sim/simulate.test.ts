@@ -37,7 +37,7 @@ describe('simulate', () => {
     }
   });
 
-  it('gives each behaviour its passages: enter in, leave out, loop a loop, walk and guard none', () => {
+  it('gives each behaviour its passages: enter in, leave out, loop a loop, walk, guard and loiter none', () => {
     const sim = simulate({ camera: hive, density: 15, durationS: 60, seed: 2 });
     const by = (id: number) => sim.bees.find((b) => b.id === id)!.behaviour;
     for (const c of sim.crossings) {
@@ -60,6 +60,24 @@ describe('simulate', () => {
     }
     expect(sim.crossings.filter((c) => c.direction === 'out').length).toBeGreaterThan(5);
     expect(sim.crossings.filter((c) => c.direction === 'loop').length).toBeGreaterThan(0);
+  });
+
+  it('sits loiterers in the slit, as many bees in the strip as on the hand-counted run', () => {
+    for (const camera of [hive, backyard]) {
+      const sim = simulate({ camera, density: 15, durationS: 40, seed: 1 });
+      const loiterers = new Set(sim.bees.filter((b) => b.behaviour === 'loiter').map((b) => b.id));
+      expect(sim.crossings.filter((c) => loiterers.has(c.beeId))).toEqual([]);
+      const frames = sampledFrames(sim, 5);
+      const sides = frames.flatMap((f) =>
+        beesAt(sim, f).map((b) => ({ id: b.id, side: sideOf(sim, b.id, f) })),
+      );
+      expect(sides.some((s) => loiterers.has(s.id) && s.side === 'hive')).toBe(true);
+      // On hive frames 1124-1230, 55 % of the labelled bees are in the strip; without the
+      // loiterers the scene had 10 %.
+      const share = sides.filter((s) => s.side === 'hive').length / sides.length;
+      expect(share).toBeGreaterThan(0.35);
+      expect(share).toBeLessThan(0.65);
+    }
   });
 
   it('holds no count to a bee already there at the start or still there at the end', () => {

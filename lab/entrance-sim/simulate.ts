@@ -10,6 +10,10 @@
  * - `walk`: lands away from the slit, wanders, takes off; with two outside sides it may walk
  *   over the slit from one to the other, which is no passage;
  * - `guard`: lands by the slit and stays there, turning and shuffling, then takes off;
+ * - `loiter`: lands on the board, walks into the slit, sits there shuffling along it for 2-20 s
+ *   and walks back out, then takes off: no passage, though it sat in the entrance strip. Its
+ *   weight is fitted to the hand-counted run (hive frames 1124-1230), where 55 % of the labelled
+ *   bees are in the strip (the scene without loiterers had 10 %; experiment 015);
  * - `loop`: comes out, takes off, flies orientation arcs in front of the entrance, lands and
  *   walks back in (a loop when back within `LOOP_MAX_S`, else an out and an in).
  * The scene holds `density` bees at once: each that finishes is replaced by a new one.
@@ -28,10 +32,17 @@ export const LOOP_MAX_S = 5;
 /** A bee that comes out or goes in this near the clip's start or end is not held to a count. */
 const EDGE_S = 0.5;
 
-export type Behaviour = 'enter' | 'leave' | 'walk' | 'guard' | 'loop';
+export type Behaviour = 'enter' | 'leave' | 'walk' | 'guard' | 'loiter' | 'loop';
 export type BehaviourRates = Record<Behaviour, number>;
 
-export const DEFAULT_RATES: BehaviourRates = { enter: 3, leave: 3, walk: 1.5, guard: 1, loop: 1 };
+export const DEFAULT_RATES: BehaviourRates = {
+  enter: 3,
+  leave: 3,
+  walk: 1.5,
+  guard: 1,
+  loiter: 3,
+  loop: 1,
+};
 
 export interface SimSettings {
   camera: EntranceCamera;
@@ -322,6 +333,27 @@ class Scripter {
           this.walk(keys, j, L * 0.8, L, 0.5);
         }
         this.takeOff(keys, L, side);
+        break;
+      }
+      case 'loiter': {
+        const s = this.slitPoint();
+        const depth = this.camera.boardDepthBees;
+        this.land(keys, t0, this.outPoint(s, side, L, 1.3, depth), L);
+        const seat = this.outPoint(s, side, L, 0, 0.25);
+        this.walk(keys, seat, speed, L, 0.1);
+        const until = keys.at(-1)!.t + 2 + 18 * this.rnd();
+        while (keys.at(-1)!.t < until) {
+          // Shuffling along the slit, never out of the strip.
+          const along = (this.rnd() - 0.5) * 0.6 * L;
+          const across = (this.rnd() - 0.5) * 0.1 * L;
+          const j: Point = [
+            seat[0] - side[1] * along + side[0] * across,
+            seat[1] + side[0] * along + side[1] * across,
+          ];
+          this.walk(keys, j, L * 0.6, L, 0.5);
+        }
+        this.walk(keys, this.outPoint(s, side, L, 1.3, depth), speed, L, 0.2);
+        this.takeOff(keys, L);
         break;
       }
       case 'loop': {

@@ -10,6 +10,12 @@ import type { CalibrationGain } from '../../engine/vocabulary.ts';
 import type { CalibrationAnswer } from '../../contract/schemas/calibration.ts';
 import type { LocationRow } from '../locations/entrance.ts';
 import { calibrationRepository, correctedStillsOf } from './calibration-repository.ts';
+import type { Clock } from '../clock.ts';
+import { today } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { filesRepository } from '../files/files-repository.ts';
+import { uploadQuota, uploadsCounted } from '../files/quotas.ts';
+import { whyNotCountAgainWithCalibration } from '../locations/recount.ts';
 
 const pct = (v: number) => `${Math.round(v)} %`;
 
@@ -24,11 +30,29 @@ export function gainSentence(gain: CalibrationGain): string {
     : `${figures}: the difference is inside the noise (±${pct(gain.noise_pct)}), so the calibration is not applied.`;
 }
 
-export async function calibrationView(db: Db, location: LocationRow): Promise<CalibrationAnswer> {
+export async function calibrationView(
+  app: { db: Db; clock: Clock; config: Pick<Config, 'mediaRetentionHours' | 'uploadQuotaScale'> },
+  location: LocationRow,
+): Promise<CalibrationAnswer> {
+  const { db } = app;
   const frames = await correctedStillsOf(db, location.user_id, location.name);
   const row = await calibrationRepository(db).find(location.user_id, location.name);
   const c = row?.calibration ?? null;
   const applied = Boolean(row?.enabled && c?.gain.significant);
+  const now = app.clock.now();
+  const files = await filesRepository(db).finishedFilesWithMedia(location.user_id, location.name);
+  const recountable = files.filter(
+    (f) =>
+      !whyNotCountAgainWithCalibration(
+        f,
+        applied ? c : null,
+        now.getTime(),
+        app.config.mediaRetentionHours,
+      ),
+  );
+  const day = today(app.clock);
+  const quota = await uploadQuota(db, location.user_id, day, app.config.uploadQuotaScale);
+  const used = await uploadsCounted(db, location.user_id, now);
   return {
     location: { id: location.id, name: location.name },
     corrected_frames: frames.length,
@@ -44,5 +68,13 @@ export async function calibrationView(db: Db, location: LocationRow): Promise<Ca
     gain: c?.gain ?? null,
     sentence: c ? gainSentence(c.gain) : null,
     parameters: c ? { zoom: c.zoom, thresholds: c.thresholds } : null,
+    recount: {
+      files: recountable.map((f) => ({
+        file_id: f.id,
+        name: f.original_name,
+        created_at: f.created_at,
+      })),
+      uploads_left_today: Math.max(0, quota.uploadsPerDay - used),
+    },
   };
 }

@@ -63,6 +63,8 @@ export interface FilesRepository {
   recentProcessedVideos(userId: number, location: string, limit: number): Promise<FileRow[]>;
   /** The user's finished videos at the location whose media is kept, newest upload first. */
   finishedVideosWithMedia(userId: number, location: string): Promise<FileRow[]>;
+  /** The same for pictures and videos alike (counting again with a calibration). */
+  finishedFilesWithMedia(userId: number, location: string): Promise<FileRow[]>;
   /** Inserts a row and answers its id. */
   insert(row: Record<string, unknown>): Promise<number>;
   /** Deletes the row (its jobs and alerts go first, in the caller's transaction). */
@@ -103,6 +105,21 @@ const firstFinish = (db: Knex | Knex.Transaction, now: Date) =>
   db.raw('COALESCE(retention_from, ?)', [iso(now)]);
 
 export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
+  /** The owner's finished files (of `kind`, or all) at the location whose media is kept, newest first. */
+  const finishedWithMedia = async (userId: number, location: string, kind: string | null) => {
+    const query = db('files')
+      .where({ user_id: userId, location })
+      .whereIn('status', ['PROCESSED', 'FAILED'])
+      .whereNull('media_deleted_at');
+    if (kind) query.andWhere('kind', kind);
+    const rows = await typed<FileRow[]>(
+      query.orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ]),
+    );
+    return rows.map(normaliseFileRow);
+  };
   return {
     async find(id) {
       const row = await typed<FileRow | undefined>(db('files').where('id', id).first());
@@ -143,18 +160,12 @@ export function filesRepository(db: Knex | Knex.Transaction): FilesRepository {
       return rows.map(normaliseFileRow);
     },
 
-    async finishedVideosWithMedia(userId, location) {
-      const rows = await typed<FileRow[]>(
-        db('files')
-          .where({ user_id: userId, location, kind: 'video' })
-          .whereIn('status', ['PROCESSED', 'FAILED'])
-          .whereNull('media_deleted_at')
-          .orderBy([
-            { column: 'created_at', order: 'desc' },
-            { column: 'id', order: 'desc' },
-          ]),
-      );
-      return rows.map(normaliseFileRow);
+    finishedVideosWithMedia(userId, location) {
+      return finishedWithMedia(userId, location, 'video');
+    },
+
+    finishedFilesWithMedia(userId, location) {
+      return finishedWithMedia(userId, location, null);
     },
 
     async delete(id) {

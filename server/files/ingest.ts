@@ -9,6 +9,8 @@
 import path from 'node:path';
 import type { DbOrTx } from '../db.ts';
 import { inTransaction } from '../db.ts';
+import type { Calibration } from '../../engine/vocabulary.ts';
+import { calibrationRepository } from '../calibration/calibration-repository.ts';
 import { PayloadTooLarge } from '../errors.ts';
 import { cleanText, clip } from '../text.ts';
 import type { Clock } from '../clock.ts';
@@ -54,6 +56,8 @@ export interface IngestUnit {
 
 export interface IngestStore extends Omit<IngestUnit, 'files'> {
   files: Pick<FilesRepository, 'find'>;
+  /** The uploader's applied calibration of the location (issue 58), or null. */
+  calibration(location: string): Promise<Calibration | null>;
   transaction<T>(work: (unit: IngestUnit) => Promise<T>): Promise<T>;
 }
 
@@ -102,7 +106,12 @@ export async function ingestFile(deps: IngestDeps, request: IngestRequest): Prom
     let id: number;
     if (info.kind === 'image') {
       // Pictures are analysed in the request: the answer carries the processed file.
-      const result = await engine.analyse(mediaPath, { keepPreviewFrame: true });
+      // The owner's calibration of this location applies here as in the worker (issue 58).
+      const calibration = await store.calibration(request.location);
+      const result = await engine.analyse(mediaPath, {
+        keepPreviewFrame: true,
+        ...(calibration ? { calibration } : {}),
+      });
       const preview = await savePreview(dirs, result);
       previewPaths = preview?.paths ?? [];
       id = await store.transaction(async (unit) => {
@@ -173,6 +182,7 @@ export function ingestStore(
   return {
     ...unit(app.db),
     files: filesRepository(app.db),
+    calibration: (location) => calibrationRepository(app.db).active(upload.userId, location),
     transaction: (work) => inTransaction(app.db, (trx) => work(unit(trx))),
   };
 }

@@ -241,6 +241,11 @@ export async function requeueFinishedJob(
   return true;
 }
 
+/** Whether the file has a job at all (a picture analysed in its upload's request has none). */
+export async function hasJob(db: Knex | Knex.Transaction, fileId: number): Promise<boolean> {
+  return (await db('jobs').where('file_id', fileId).first('id')) !== undefined;
+}
+
 /** A deleted file's jobs (in the transaction deleting the file). */
 export async function deleteJobsOfFile(db: Knex | Knex.Transaction, fileId: number): Promise<void> {
   await db('jobs').where('file_id', fileId).delete();

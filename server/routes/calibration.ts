@@ -1,7 +1,9 @@
 /**
  * A location's calibration (issue 58): its owner (or an administrator) asks for a fit on the
  * owner's corrected frames there, reads the gain, turns it off, and exports it for the CLI. The
- * fit itself is the worker's (server/calibration/fit-job.ts), never a request's.
+ * fit itself is the worker's (server/calibration/fit-job.ts), never a request's. Once it is turned
+ * on or off, the location's files are counted again with it one by one
+ * (`POST /api/files/:id/count-again/calibration`, server/locations/recount.ts).
  */
 import { Router } from '@koa/router';
 import type { AppContext } from '../context.ts';
@@ -13,6 +15,8 @@ import { bodyOf } from '../middleware/body.ts';
 import { parseLocationId, visibleLocation } from '../locations/entrance.ts';
 import { calibrationRepository } from '../calibration/calibration-repository.ts';
 import { calibrationView } from '../calibration/view.ts';
+import { loadVisibleFile } from '../files/access.ts';
+import { countAgain } from '../locations/recount.ts';
 
 export function calibrationRoutes(app: AppContext): Router {
   const router = new Router();
@@ -21,12 +25,12 @@ export function calibrationRoutes(app: AppContext): Router {
 
   router.get('/api/locations/:id/calibration', app.requireUser, async (ctx) => {
     const location = await locationOf(ctx);
-    answer(ctx, 'GET /api/locations/:id/calibration', await calibrationView(app.db, location));
+    answer(ctx, 'GET /api/locations/:id/calibration', await calibrationView(app, location));
   });
 
   router.post('/api/locations/:id/calibration', app.requireUser, async (ctx) => {
     const location = await locationOf(ctx);
-    const view = await calibrationView(app.db, location);
+    const view = await calibrationView(app, location);
     if (view.why_not) throw new Conflict(view.why_not);
     const queued = await calibrationRepository(app.db).request(
       location.user_id,
@@ -35,7 +39,7 @@ export function calibrationRoutes(app: AppContext): Router {
     );
     if (!queued) throw new Conflict('A calibration of this location is already being fitted.');
     app.logger.info('calibration requested', { location: location.id, by: currentUser(ctx).id });
-    answer(ctx, 'POST /api/locations/:id/calibration', await calibrationView(app.db, location));
+    answer(ctx, 'POST /api/locations/:id/calibration', await calibrationView(app, location));
   });
 
   router.patch('/api/locations/:id/calibration', app.requireUser, async (ctx) => {
@@ -48,7 +52,7 @@ export function calibrationRoutes(app: AppContext): Router {
       enabled,
     );
     if (!changed) throw new NotFound('This location has no calibration yet.');
-    answer(ctx, 'PATCH /api/locations/:id/calibration', await calibrationView(app.db, location));
+    answer(ctx, 'PATCH /api/locations/:id/calibration', await calibrationView(app, location));
   });
 
   router.get('/api/locations/:id/calibration.json', app.requireUser, async (ctx) => {
@@ -59,6 +63,14 @@ export function calibrationRoutes(app: AppContext): Router {
     ctx.set('Content-Type', 'application/json; charset=utf-8');
     ctx.set('Content-Disposition', `attachment; filename="calibration-${stem}.json"`);
     ctx.body = JSON.stringify(row.calibration, null, 2);
+  });
+
+  router.post('/api/files/:id/count-again/calibration', app.requireUser, async (ctx) => {
+    const file = await loadVisibleFile(app.db, currentUser(ctx), ctx.params.id);
+    await countAgain(app, file, 'calibration');
+    answer(ctx, 'POST /api/files/:id/count-again/calibration', {
+      message: 'The file is queued to be counted with its location’s current calibration.',
+    });
   });
 
   return router;

@@ -129,7 +129,11 @@ export function filesRoutes(app: AppContext): Router {
       );
     }
     const csv = frameCsv(
-      { frames: rowFrames(row), traffic: rowSummary(row)?.traffic ?? null },
+      {
+        frames: rowFrames(row),
+        traffic: rowSummary(row)?.traffic ?? null,
+        calibration: rowSummary(row)?.calibration ?? null,
+      },
       { includeResearch: await ownerIsResearcher(row) },
     );
     ctx.set('Content-Type', 'text/csv; charset=utf-8');

@@ -57,8 +57,11 @@ export function cliFloor(
   ]); // prettier-ignore
 }
 
-/** `hivesight analyze clip` through the launcher users run, its reports written under `outDir`. */
-export function cliAnalyze(clip: string, outDir: string): Promise<TimedRun> {
+/**
+ * `hivesight analyze clip` through the launcher users run, its reports written under `outDir`;
+ * `model` (a card) replaces the shipped detector, as the engine rows of the bench do.
+ */
+export function cliAnalyze(clip: string, outDir: string, model?: string): Promise<TimedRun> {
   fs.rmSync(outDir, { recursive: true, force: true });
   return timedProcess(process.execPath, [
     path.resolve('bin/hivesight.mjs'),
@@ -66,5 +69,6 @@ export function cliAnalyze(clip: string, outDir: string): Promise<TimedRun> {
     clip,
     '--out',
     outDir,
+    ...(model ? ['--model', path.resolve(model)] : []),
   ]);
 }

@@ -6,11 +6,12 @@
  * IDF1, MOTA, unique-count error, and per direction the crossings' precision, recall and count
  * error (signed).
  *
- *   npm run bench:traffic -- [--data ../shared/datasets] [--seconds 60] [--clips 3]
+ *   npm run bench:traffic -- [--data ../shared/datasets] [--seconds 60] [--clips 3] [--seed 1]
  *     [--densities 5,15,40] [--fps 5,10,15] [--cameras hive-entrance,backyard-entrance]
  *     [--detector-seconds 12] [--detector-clips 1] [--detector-densities 15]
- *     [--detector-fps 5,10] [--no-detector] [--variant product] [--write-confidence] [--crop]
- *     [--crop-pad 4] [--product] [--product-fps 5,10]
+ *     [--detector-fps 5,10] [--no-detector] [--no-real] [--no-real-model]
+ *     [--variant product] [--write-confidence] [--crop] [--crop-pad 4] [--product]
+ *     [--product-fps 5,10]
  *
  * `near` is honeybees shown near the entrance per frame, as the product measures a video
  * (`entranceDensity`). `--write-confidence` writes the noise feed's crossing precision and recall
@@ -26,21 +27,39 @@
  * entrance set, at the default sample rate; a 10 fps clip then has its traffic counted at the
  * entrance rate, a 5 fps one at 5 fps. Crossings only (the traffic tracker's tracks are not kept).
  *
- * Seeded: the same flags give the same table. Nothing rendered is kept. The detector feed needs
+ * Last, the hand-counted real run (`tests/model/hive-crossings`: hive frames 1124-1230 at 5 fps,
+ * 9 in and 17 out by hand): its labelled boxes, and the shipped detector's on the run encoded as
+ * a clip, fed to the same tracker and count and scored against the tally, so that a change the
+ * synthetic clips like is checked on real truth (`--no-real` leaves both out, `--no-real-model`
+ * the detector's: encoding the clip the first time takes minutes).
+ *
+ * Seeded (clips `--seed` to `--seed` + `--clips` - 1): the same flags give the same table; other
+ * seeds give fresh clips, to confirm a choice made on the first ones. Nothing rendered is kept. The detector feed needs
  * `../shared/datasets` (backgrounds and bees are cut from the labelled frames) and skips with a
  * message without it.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  buildLabelMap,
+  countTraffic,
   createEngine,
+  DEFAULT_LIMITS,
   DEFAULT_MODEL_PATH,
   loadModelCard,
+  parseEntrancePolygon,
+  readCrossings,
+  readDataset,
+  resolveMediaTools,
+  scoreCrossings,
+  Tracker,
   trackerOptionsFor,
 } from '../../engine/index.ts';
-import type { Detection } from '../../engine/index.ts';
+import type { CrossingScore, Detection } from '../../engine/index.ts';
+import { makeDetection } from '../../engine/detection/detection.ts';
 import { crowdingOf } from '../../engine/traffic/confidence.ts';
 import type { ConfidenceBand, ConfidenceTable } from '../../engine/traffic/confidence.ts';
 import { entranceDensity } from '../../engine/traffic/density.ts';
@@ -50,7 +69,8 @@ import {
   entranceStep,
   withinCrop,
 } from '../../engine/traffic/entrance-rate.ts';
-import { totalScore } from '../../lab/index.ts';
+import { labelledSequences, totalScore } from '../../lab/index.ts';
+import { cachedFrameClip } from '../support/clip-cache.ts';
 import {
   CAMERAS,
   countErrorOf,
@@ -144,12 +164,13 @@ const nearOf = (sim: Simulation, frames: { detections: Detection[] }[]) =>
 // The noise feed: every camera, density and rate, `--clips` seeds each.
 const seconds = num('seconds', 60);
 const clips = num('clips', 3);
+const firstSeed = num('seed', 1);
 for (const name of cameras) {
   for (const density of numbers('densities', '5,15,40')) {
     for (const fps of numbers('fps', '5,10,15')) {
       const scores: ClipScore[] = [];
       const near: number[] = [];
-      for (let seed = 1; seed <= clips; seed++) {
+      for (let seed = firstSeed; seed < firstSeed + clips; seed++) {
         const sim = simulate({ camera: CAMERAS[name], density, durationS: seconds, seed });
         const feed = measured(noiseFeed(sim, 1000 + seed));
         scores.push(
@@ -164,7 +185,7 @@ for (const name of cameras) {
       console.error(line(rows.at(-1)!));
       if (args.has('crop') && fps > WHOLE_FPS) {
         const cropScores: ClipScore[] = [];
-        for (let seed = 1; seed <= clips; seed++) {
+        for (let seed = firstSeed; seed < firstSeed + clips; seed++) {
           const sim = simulate({ camera: CAMERAS[name], density, durationS: seconds, seed });
           const feed = cropped(noiseFeed(sim, 1000 + seed), sim, fps);
           cropScores.push(
@@ -255,6 +276,9 @@ if (args.has('product')) {
   }
 }
 
+// The hand-counted real run: labelled boxes through the tracker and the count.
+const realLines = args.has('no-real') ? [] : await realRun();
+
 console.log(`variant ${variantName}: ${variant.description}`);
 console.log(
   [
@@ -278,6 +302,7 @@ console.log(
   ].join('\t'),
 );
 for (const row of rows) console.log(line(row));
+for (const l of realLines) console.log(l);
 if (product.length > 0) {
   console.log('\nproduct path: the clip rendered at clip_fps, analysed with the entrance set');
   console.log(
@@ -286,6 +311,95 @@ if (product.length > 0) {
   for (const line of product) console.log(line);
 }
 if (args.has('write-confidence')) writeConfidence(rows.filter((r) => r.feed === 'noise'));
+
+/**
+ * The hand-counted run twice: its labelled boxes, and the shipped detector's boxes on the run
+ * encoded as a 5 fps clip (as `hivesight eval` sees it; the clip is cached under
+ * tmp/clip-cache), each through the variant's tracker and count.
+ */
+async function realRun(): Promise<string[]> {
+  const hive = path.join(datasets, 'hive-entrance');
+  const here = path.join(ROOT, 'tests/model/hive-crossings');
+  if (!existsSync(hive)) {
+    console.error(`real run: SKIP, ${hive} is absent`);
+    return [];
+  }
+  const fps = 5;
+  const [width, height] = [3840, 1080];
+  const dataset = await readDataset(hive, buildLabelMap());
+  if (dataset.kind !== 'boxes') throw new Error('hive-entrance is not a box dataset');
+  const run = labelledSequences(dataset.images, { width, height }).find(
+    (s) => s.name === '1124-1230',
+  );
+  if (!run) throw new Error('no run of labelled hive frames 1124-1230');
+  const labels = readCrossings(
+    await readFile(path.join(here, 'hive-1124-1230.crossings.csv'), 'utf8'),
+  );
+  const entrance = parseEntrancePolygon(
+    (
+      JSON.parse(await readFile(path.join(here, 'hive-1124-1230.entrance.json'), 'utf8')) as {
+        points: unknown;
+      }
+    ).points,
+  );
+  const options = {
+    ...trackerOptionsFor(fps, display, card.thresholds.trackScore),
+    ...variant!.tracker?.({ fps, entrance, width, height }),
+  };
+  const score = (feed: string, frames: { index: number; detections: Detection[] }[]) => {
+    const tracker = new Tracker(options);
+    for (const f of frames) tracker.update(f.index, f.detections);
+    const traffic = countTraffic(
+      tracker.finish(),
+      entrance,
+      {
+        width,
+        height,
+        sampleFps: fps,
+        durationS: frames.length / fps,
+        frames: { first: frames[0]!.index, last: frames.at(-1)!.index },
+      },
+      variant!.traffic,
+    );
+    return realLine(feed, scoreCrossings(traffic.events, labels, 1));
+  };
+  const lines = [
+    score(
+      'labels',
+      run.frames.map((f, index) => ({
+        index,
+        detections: f.boxes.map((b) => makeDetection(b.cls, 0.9, b.box)),
+      })),
+    ),
+  ];
+  if (args.has('no-real-model')) return lines;
+  const engine = await createEngine({ threads: 2, limits: { timeoutMs: 1_800_000 } });
+  const clip = await cachedFrameClip(
+    run.images,
+    { tools: resolveMediaTools(), limits: { ...DEFAULT_LIMITS, timeoutMs: 1_800_000 } },
+    { fps },
+  );
+  try {
+    const result = await engine.analyse(clip.file, { sampleFps: fps });
+    lines.push(score('model', result.frames));
+  } finally {
+    await clip.remove();
+  }
+  return lines;
+}
+
+function realLine(feed: string, s: Record<'in' | 'out', CrossingScore>): string {
+  const f2 = (v: number) => v.toFixed(2);
+  const pct = (v: number) => `${v >= 0 ? '+' : ''}${(100 * v).toFixed(0)}`;
+  const dir = (c: CrossingScore) => [
+    f2(c.counted ? c.matched / c.counted : 1),
+    f2(c.labelled ? c.matched / c.labelled : 1),
+    pct((c.counted - c.labelled) / c.labelled),
+  ];
+  return ['hive-real', feed, '-', 5, '-', 1, '-', '-', '-', '-', ...dir(s.in), ...dir(s.out)]
+    .concat(`${s.in.labelled}/${s.out.labelled}`)
+    .join('\t');
+}
 
 function mean(values: readonly number[]): number {
   return values.length ? values.reduce((a, v) => a + v, 0) / values.length : 0;

@@ -1,10 +1,11 @@
 /**
  * `hivesight analyze --calibration FILE` (issue 58) through the real CLI and the shipped model:
  * a location's calibration changes the counts, and the result line's JSON and summary.csv name
- * it; one inside the noise is not applied; a bad file is a usage error that names the problem.
+ * it (the per-frame report too); `watch --calibration` does the same for arriving files; one
+ * inside the noise is not applied; a bad file is a usage error that names the problem.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,6 +99,46 @@ describe.skipIf(!hasModel)('analyze --calibration', () => {
     const summary = (await readFile(path.join(dir, 'cal/summary.csv'), 'utf8')).trim().split('\n');
     expect(summary[0]).toMatch(/,calibration$/);
     expect(summary[1]).toMatch(new RegExp(`,${label.replace(/[()]/g, '\\$&')}$`));
+    const frames = (await readFile(path.join(dir, 'cal/bees.csv'), 'utf8')).trim().split('\n');
+    expect(frames[0]).toMatch(/,calibration$/);
+    expect(frames[1]).toMatch(new RegExp(`,${label.replace(/[()]/g, '\\$&')}$`));
+  });
+
+  it('watch --calibration counts the arriving files with it and names it', async () => {
+    const inbox = path.join(dir, 'inbox');
+    const out = path.join(dir, 'watched');
+    await mkdir(inbox, { recursive: true });
+    const file = await calibrationFile('north-watch.json', {});
+    const watcher = execa(
+      'node',
+      [CLI, 'watch', inbox, '--out', out, '--settle-ms', '200', '--calibration', file],
+      { cwd: dir, reject: false, env: { NO_COLOR: '1' }, extendEnv: true, timeout: 180_000 },
+    );
+    let stderr = '';
+    watcher.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await expect
+      .poll(() => stderr, { timeout: 60_000, interval: 20, message: 'watch started' })
+      .toMatch(/ready/);
+    await copyFile(path.join(dir, 'bees.png'), path.join(inbox, 'arrived.png'));
+    const summaryFile = path.join(out, 'summary.csv');
+    await expect
+      .poll(async () => (existsSync(summaryFile) ? await readFile(summaryFile, 'utf8') : ''), {
+        timeout: 120_000,
+        interval: 50,
+        message: 'arrived.png analysed',
+      })
+      .toMatch(/arrived\.png/);
+    watcher.kill('SIGINT');
+    const run = await watcher;
+    expect(run.exitCode, run.stderr).toBe(0);
+    const label = 'Calibrated for Apiary North on 7 corrected frames (2026-12-03)';
+    expect(run.stderr).toContain(label);
+    const summary = (await readFile(summaryFile, 'utf8')).trim().split('\n');
+    expect(summary[1]).toMatch(
+      new RegExp(`^arrived\\.png,image,.*,${label.replace(/[()]/g, '\\$&')}$`),
+    );
+    // Every honeybee is left out by the file's threshold of 1.
+    expect(summary[1]).toMatch(/^arrived\.png,image,[^,]*,1,0,0,0,/);
   });
 
   it('does not apply a calibration whose gain was inside the noise, and says so', async () => {

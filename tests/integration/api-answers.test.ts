@@ -34,6 +34,7 @@ const ELSEWHERE: Partial<Record<CallableKey, string>> = {
   'GET /api/locations/:id/calibration': 'calibration.test.ts (corrected frames, a worker fit)',
   'POST /api/locations/:id/calibration': 'calibration.test.ts (corrected frames, a worker fit)',
   'PATCH /api/locations/:id/calibration': 'calibration.test.ts (corrected frames, a worker fit)',
+  'POST /api/files/:id/count-again/calibration': 'calibration.test.ts (a worker fit, a kept file)',
 };
 
 const SPECS: Record<string, RouteSpec> = ROUTES;

@@ -4,7 +4,8 @@
  * owner's request is fitted by the worker, never in the request; the page shows the gain with
  * and without; turned on, a later analysis of the owner's file at that location runs with it and says so,
  * while another user's file at a location of the same name does not; turned off, it is not
- * used; the export is a calibration the CLI reads.
+ * used; the export is a calibration the CLI reads; a picture uploaded while it was off is
+ * listed, and counted again with it through the worker.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { typed } from '../../server/db.ts';
 import { enqueueJob } from '../../server/queue/jobs-repository.ts';
 import { waitFor } from '../support/wait.ts';
 import { engineAvailable } from '../support/engine.ts';
-import { createFile, signedInUser } from '../support/factories/index.ts';
+import { createFile, signedInUser, uploadFile } from '../support/factories/index.ts';
 import { DB_KINDS, dbAvailable, useTestServer } from '../support/server.ts';
 import type { TestServer } from '../support/server.ts';
 
@@ -84,7 +85,7 @@ const processed = (server: TestServer, id: number) =>
       const row = await typed<{ status: string; summary_json: string | null } | undefined>(
         server.app.db('files').where({ id }).first('status', 'summary_json'),
       );
-      return row && (row.status === 'PROCESSED' || row.status === 'FAILED') ? row : null;
+      return row && (row.status === 'PROCESSED' || row.status === 'FAILED') ? { id, ...row } : null;
     },
     240_000,
   );
@@ -171,5 +172,36 @@ describe.each(DB_KINDS)('calibration on %s', (kind) => {
       await queuePhoto(t.server, owner.id, 'Apiary North', photo),
     );
     expect(summaryOf(after).calibration).toBeUndefined();
+
+    // A picture uploaded with it off, then counted again with it once on: the picture, analysed
+    // in its upload's request, gets its first job; the page lists what would change.
+    const upload = await uploadFile(owner.client, {
+      name: 'upload.png',
+      data: photo,
+      location: 'Apiary North',
+    });
+    expect(upload.status).toBe(201);
+    const uploaded = upload.json<{ file: { id: number } }>().file.id;
+    await owner.client.request('PATCH', url, { json: { enabled: true } });
+    const listed = (await owner.client.get(url)).json<{
+      recount: { files: Array<{ file_id: number }> };
+    }>().recount.files;
+    expect(listed.map((f) => f.file_id)).toEqual(expect.arrayContaining([uploaded, after.id]));
+    expect(listed.map((f) => f.file_id)).not.toContain(mine.id);
+    const again = `/api/files/${uploaded}/count-again/calibration`;
+    expect((await stranger.client.post(again, {})).status).toBe(404);
+    // Two requests at once for a picture without a job: one queues it, the other hears so.
+    const both = await Promise.all([owner.client.post(again, {}), owner.client.post(again, {})]);
+    expect(both.map((r) => r.status).sort()).toEqual([202, 409]);
+    expect(both.find((r) => r.status === 409)?.json<{ message: string }>().message).toBe(
+      'This file is already waiting to be counted again. Try again once that count is done.',
+    );
+    const recounted = await processed(t.server, uploaded);
+    expect(summaryOf(recounted).calibration?.label).toBe(fitted.label);
+    const twice = await owner.client.post(again, {});
+    expect(twice.status).toBe(409);
+    expect(twice.json<{ message: string }>().message).toBe(
+      'This file was already counted with the current calibration.',
+    );
   });
 });

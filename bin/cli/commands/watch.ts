@@ -4,12 +4,15 @@
  * restarts (OUT/.hivesight-watch.json), and stops cleanly on Ctrl-C. With `--entrance` or
  * `--entrance-file` (as analyze) videos get in/out counts; a file analysed before keeps its
  * counts when the entrance changes (delete its entry from the state file to count it again).
+ * With `--calibration FILE` (as analyze, issue 58) every file is analysed with a location's
+ * calibration exported from the console, and its outputs name it.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { watch as chokidarWatch } from 'chokidar';
 import { Option } from 'commander';
 import type { Command } from 'commander';
+import { calibrationOption, readCalibration } from '../calibration.ts';
 import { openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, UserError } from '../errors.ts';
 import {
@@ -40,6 +43,7 @@ const MEDIA_EXTENSIONS = new Set(['.mp4', '.avi', '.jpg', '.jpeg', '.png']);
 interface WatchFlags extends EngineFlags, Pick<TrafficFlags, 'entrance' | 'entranceFile'> {
   out: string;
   settleMs: number;
+  calibration?: string;
 }
 
 export function registerWatchCommand(program: Command): void {
@@ -59,6 +63,7 @@ export function registerWatchCommand(program: Command): void {
     )
     .addOption(trafficOptions()[0]!)
     .addOption(trafficOptions()[1]!)
+    .addOption(calibrationOption())
     .action(async (dir: string, flags: WatchFlags) => {
       process.exitCode = await watchFolder(dir, flags);
     });
@@ -74,6 +79,11 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
   const outDir = path.resolve(flags.out);
   await fs.mkdir(outDir, { recursive: true });
   const { engine, mod } = await openEngine(flags);
+  // Its label (or why it is not applied) is said once the view is up.
+  const calibrationLines: string[] = [];
+  const calibration = await readCalibration(flags.calibration, engine.detector.identity, (line) =>
+    calibrationLines.push(line),
+  );
   const state = await loadState(outDir);
   const names = new OutputNames();
   for (const entry of Object.values(state.files)) names.reserve(entry.stem);
@@ -82,6 +92,7 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
   const live = interactiveTerminal();
   const view = live ? await renderWatchTable(header) : plainWatchView();
   if (!live) view.message(header);
+  for (const line of calibrationLines) view.message(line);
 
   const queue: string[] = [];
   const queued = new Set<string>();
@@ -144,6 +155,7 @@ export async function watchFolder(dir: string, flags: WatchFlags): Promise<numbe
         keepPreviewFrame: true,
         signal: controller.signal,
         ...(entrance ? { entrance } : {}),
+        ...(calibration ? { calibration } : {}),
         onProgress: (p) =>
           view.set({
             file: rel,

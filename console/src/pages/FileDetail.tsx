@@ -227,6 +227,14 @@ export function FileDetail() {
                 </Tag>
               ) : null}
             </h2>
+            {processed && detail.summary?.calibration ? (
+              // Each result names the calibration its counts were made with (issue 58).
+              <p className="hs-small">
+                <Tag intent="primary" minimal icon="predictive-analysis">
+                  {detail.summary.calibration.label}
+                </Tag>
+              </p>
+            ) : null}
             <dl className="hs-counts">
               {cells.map((c) => (
                 <div key={c.key} className={c.value === null ? 'hs-count hs-count-na' : 'hs-count'}>
@@ -297,6 +305,12 @@ export function FileDetail() {
               <dd>{orDash(detail.description)}</dd>
               <dt>Model</dt>
               <dd>{detail.model ? `${detail.model.name} ${detail.model.version}` : '—'}</dd>
+              <dt>Calibration</dt>
+              <dd>
+                {!processed
+                  ? '—'
+                  : (detail.summary?.calibration?.label ?? 'None: the model’s own settings')}
+              </dd>
             </dl>
           </Card>
         </div>

@@ -17,6 +17,7 @@ import { HistoryChart } from '../components/HistoryChart.tsx';
 import { LocationLoadFailure, LocationPageActions } from '../components/LocationPages.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { HiveAccuracy } from '../components/HiveAccuracy.tsx';
+import { CalibrationCard } from '../components/CalibrationCard.tsx';
 import type { HistoryQuery } from '../../../contract/schemas/history.ts';
 import type { Answer } from '../../../contract/client.ts';
 import { call, errorMessage, routeLink } from '../lib/api.ts';
@@ -86,6 +87,7 @@ export function HiveHistory() {
         actions={<LocationPageActions locationId={data.location.id} current="history" />}
       />
       <HiveAccuracy locationId={data.location.id} location={data.location.name} />
+      <CalibrationCard locationId={data.location.id} />
       <Card className="hs-section-card" elevation={1}>
         <div className="hs-history-filters">
           <DateRange
