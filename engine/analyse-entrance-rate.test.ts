@@ -1,5 +1,6 @@
 /**
- * A video analysed with an entrance tracks its traffic at the entrance rate (experiment 016):
+ * A video analysed with an entrance, and an entrance rate asked for, tracks its traffic at that
+ * rate (experiment 016; off in the product):
  * the shipped detector and real ffmpeg on a clip of synthetic bees walking to and from one hive
  * slot (two go in, one comes out; the clip of tests/e2e/cli-traffic.test.ts).
  */
@@ -41,13 +42,18 @@ beforeAll(async () => {
 afterAll(async () => cleanup());
 
 describe('analyseFile with an entrance', () => {
-  it('counts traffic at the entrance rate on crops between the 5 fps frames, which stay as they were', async () => {
+  it('counts traffic at the entrance rate asked for on crops between the 5 fps frames, which stay as they were', async () => {
     const detector = await Detector.open(CARD);
     const deps = { detector, tools, limits: limits() };
-    const plain = await analyseFile(file, deps);
+    // Not asked for, the entrance is counted on the 5 fps frames.
+    const plain = await analyseFile(file, deps, { entrance: POLYGON });
+    expect(plain.traffic).toMatchObject({ sampleFps: 5, beesIn: 2, beesOut: 1 });
 
     const detect = vi.spyOn(detector, 'detect');
-    const result = await analyseFile(file, deps, { entrance: POLYGON });
+    const result = await analyseFile(file, deps, {
+      entrance: POLYGON,
+      entranceFps: ENTRANCE_FPS,
+    });
     const sizes = detect.mock.calls.map(([frame]) => `${frame.width}x${frame.height}`);
     const whole = sizes.filter((s) => s === sizes[0]);
     expect(whole).toHaveLength(45);

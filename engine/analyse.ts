@@ -61,6 +61,13 @@ export interface AnalyseOptions {
   keepPreviewFrame?: boolean;
   /** Count entrance traffic (videos): the result carries `traffic`. */
   entrance?: Entrance;
+  /**
+   * With an entrance, track its traffic at this rate (a whole multiple of `sampleFps`, no more
+   * than the video's own), the frames between the samples detected on a crop around the entrance
+   * (`traffic/entrance-rate.ts`). Off by default: experiment 016 found it does not pay with the
+   * shipped tracker; `npm run bench:traffic -- --product` asks again.
+   */
+  entranceFps?: number;
   /** How video frames are analysed (`VideoAnalysis`; default fast). */
   videoAnalysis?: VideoAnalysis;
   /**
@@ -124,10 +131,12 @@ export async function analyseFile(
   const laid = calibration ? { thresholds: thresholds.perClass } : {};
   const trackerOptions = trackerOptionsFor(sampleFps, thresholds, detector.trackScores(kind));
   let tracker = new Tracker(trackerOptions);
-  // With an entrance, traffic is tracked at the entrance rate: the frames between the samples
-  // are decoded too and detected on a crop around the entrance (experiment 016). A source with
-  // fewer frames than that has none between its samples to give.
-  const entranceFps = entranceFpsFor(sampleFps, media.fps);
+  // Asked for, traffic is tracked at the entrance rate: the frames between the samples are
+  // decoded too and detected on a crop around the entrance (experiment 016). A source with fewer
+  // frames than that has none between its samples to give.
+  const entranceFps = options.entranceFps
+    ? entranceFpsFor(sampleFps, media.fps, options.entranceFps)
+    : undefined;
   const entranceRate =
     options.entrance && media.kind === 'video' && entranceFps
       ? new EntranceRate(

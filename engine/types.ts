@@ -184,9 +184,9 @@ export interface Traffic {
   byClass: Partial<Record<ProductClass, TrafficCounts>>;
   events: TrafficEvent[];
   /**
-   * The rate the passages were tracked at (frames per second of video): the entrance rate
-   * (`traffic/entrance-rate.ts`) when `analyseFile` ran one, else the video's sample rate; absent
-   * for a video counted before the entrance had its own rate.
+   * The rate the passages were tracked at (frames per second of video): the video's sample rate,
+   * or the entrance rate when one was asked for (`AnalyseOptions.entranceFps`); absent for a video
+   * counted before the result said it.
    */
   sampleFps?: number;
   /** Set by `analyseFile` from the frames' detections (the count itself sees only tracks). */

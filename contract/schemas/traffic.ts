@@ -84,7 +84,7 @@ export const fileTraffic = z
       .number()
       .nullable()
       .describe(
-        'Frames per second of video the passages were tracked at: with an entrance, the entrance is analysed faster than the whole frame (between two sampled frames, a crop around it); null for a video counted before',
+        'Frames per second of video the passages were tracked at (the sample rate); null for a video counted before',
       ),
     confidence: countConfidence
       .nullable()

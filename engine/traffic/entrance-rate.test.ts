@@ -69,19 +69,19 @@ describe('mapping crop detections back', () => {
 });
 
 describe('entranceStep and the sample-rate frames', () => {
-  it('runs the entrance at the least multiple of the sample rate that reaches 10 fps', () => {
-    expect(entranceFpsFor(5, 30)).toBe(10);
-    expect(entranceFpsFor(3, 30)).toBe(12);
-    expect(entranceFpsFor(2.5, 25)).toBe(10);
-    expect(entranceFpsFor(10, 30)).toBeUndefined();
-    expect(entranceFpsFor(12, 30)).toBeUndefined();
+  it('runs the entrance at the least multiple of the sample rate that reaches the rate asked', () => {
+    expect(entranceFpsFor(5, 30, 10)).toBe(10);
+    expect(entranceFpsFor(3, 30, 10)).toBe(12);
+    expect(entranceFpsFor(2.5, 25, 10)).toBe(10);
+    expect(entranceFpsFor(10, 30, 10)).toBeUndefined();
+    expect(entranceFpsFor(12, 30, 10)).toBeUndefined();
     expect(entranceFpsFor(5, 30, 15)).toBe(15);
   });
 
   it('runs none faster than the source has frames', () => {
-    expect(entranceFpsFor(5, 10)).toBe(10);
-    expect(entranceFpsFor(5, 9.99)).toBeUndefined();
-    expect(entranceFpsFor(5, 5)).toBeUndefined();
+    expect(entranceFpsFor(5, 10, 10)).toBe(10);
+    expect(entranceFpsFor(5, 9.99, 10)).toBeUndefined();
+    expect(entranceFpsFor(5, 5, 10)).toBeUndefined();
   });
 
   it('needs a whole multiple of the sample rate', () => {

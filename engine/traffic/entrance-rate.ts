@@ -2,7 +2,8 @@
  * Analysing the entrance at a higher rate than the whole frame (issue 56, item 4): the part of
  * the frame a crossing happens in is the entrance and a few bee lengths around it, so between two
  * whole-frame samples only that crop needs looking at. This module is the crop's geometry and
- * the mixing of whole-frame and crop detections; experiment 016 decides the rate.
+ * the mixing of whole-frame and crop detections. Experiment 016 found it does not pay with the
+ * shipped tracker: `analyseFile` runs it only when asked (`entranceFps`), for the benchmarks.
  */
 import { Tracker } from '../tracking/tracker.ts';
 import type { TrackerOptions } from '../tracking/tracker.ts';
@@ -11,12 +12,10 @@ import type { Detection, Entrance, RawFrame, Track, Traffic, TrafficEvent } from
 import { countTraffic } from './count.ts';
 
 /**
- * The rate the entrance is analysed at when one is set. Experiment 016: on the synthetic
- * benchmark's noise feed (15 bees, both cameras) 10 fps raised crossing recall over 5 fps by
- * 0.10-0.14 with the tracker's exit at the entrance, at the same precision and IDF1; 15 fps was
- * no better than 10 on the hive camera and 0.025 better on the backyard one, for half again the
- * crops. With the real detector the gain was smaller (+0.03 recall), for +83 % of analysis time
- * where the crop is the whole frame: 5 here turns the entrance rate off everywhere.
+ * The entrance rate experiment 016 tried (`AnalyseOptions.entranceFps`). Off in the product: on
+ * the synthetic benchmark's noise feed it paid only with a tracker exit at the entrance that
+ * experiment 015 dropped; with the shipped tracker, on the scene with bees sitting in the slit,
+ * it lowered the hive camera's crossing precision by 0.10 and its recall by 0.07 at 15 bees.
  */
 export const ENTRANCE_FPS = 10;
 
@@ -99,7 +98,7 @@ export function withinCrop(
 export function entranceFpsFor(
   sampleFps: number,
   sourceFps: number,
-  target = ENTRANCE_FPS,
+  target: number,
 ): number | undefined {
   const step = Math.ceil(target / sampleFps - 1e-9);
   const fps = step * sampleFps;

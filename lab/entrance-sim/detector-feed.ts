@@ -34,9 +34,10 @@ export async function detectorDetections(
 }
 
 /**
- * The product's own count: the clip rendered and encoded at `fps` and analysed as the product
- * analyses a video with an entrance (the camera's), at the default sample rate; a clip of more
- * than 5 fps then gets its traffic at the entrance rate (`traffic/entrance-rate.ts`).
+ * The engine's own count: the clip rendered and encoded at `fps` and analysed as the product
+ * analyses a video with an entrance (the camera's), at the default sample rate, with the entrance
+ * rate (`AnalyseOptions.entranceFps`) asked at `fps`: a 10 fps clip has its traffic tracked at
+ * 10 fps on entrance crops between the 5 fps frames, a 5 fps one at 5 fps.
  */
 export async function productTraffic(
   sim: Simulation,
@@ -46,7 +47,7 @@ export async function productTraffic(
 ): Promise<{ traffic: Traffic; analysisS: number }> {
   return withClip(sim, fps, scene, engine, async (file) => {
     const t0 = performance.now();
-    const result = await engine.analyse(file, { entrance: sim.camera.entrance });
+    const result = await engine.analyse(file, { entrance: sim.camera.entrance, entranceFps: fps });
     if (!result.traffic) throw new Error('the engine counted no traffic');
     return { traffic: result.traffic, analysisS: (performance.now() - t0) / 1000 };
   });

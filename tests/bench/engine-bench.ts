@@ -19,9 +19,9 @@
  *   --detect-runs (probe and decode by ffprobe / ffmpeg processes included);
  * - one thorough analysis of the clip (`videoAnalysis: 'thorough'`: every sampled frame by the
  *   photos' path), for its cost against the default;
- * - the same warm analysis with an entrance set (the clip's slot along the top): traffic then
- *   runs at the entrance rate, the frames between the samples detected on a crop around it
- *   (`engine/traffic/entrance-rate.ts`), for its cost against the default;
+ * - the same warm analysis with an entrance set (the clip's slot along the top) and the entrance
+ *   rate asked for (`entranceFps`, experiment 016, off in the product): the frames between the
+ *   samples detected on a crop around it (`engine/traffic/entrance-rate.ts`), for its cost;
  * - peak RSS of this process while analysing (the high-water mark is reset after the clip is made);
  * - the CLI on a 15 s 1280x720 30 fps clip (`cli-clip.ts`): `hivesight analyze` against the
  *   ffmpeg floor of that clip, wall and CPU seconds, start-up included (the CLI built first).
@@ -43,6 +43,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createEngine, DEFAULT_SAMPLE_FPS } from '../../engine/index.ts';
+import { ENTRANCE_FPS } from '../../engine/traffic/entrance-rate.ts';
 import type { AnalysisOutput, Engine, Entrance, MediaInfo, MediaKind } from '../../engine/index.ts';
 import * as ort from 'onnxruntime-node';
 import { sessionOptions } from '../../engine/detection/session.ts';
@@ -352,7 +353,9 @@ async function main(): Promise<void> {
       timed = await timedAnalysis(() => cold.analyse(clip));
       result = timed.value;
       runs.push(figures(`warm ${i}`, timed.wallMs, result, timed.cpuMs));
-      const withEntrance = await timedAnalysis(() => cold.analyse(clip, { entrance: SLOT }));
+      const withEntrance = await timedAnalysis(() =>
+        cold.analyse(clip, { entrance: SLOT, entranceFps: ENTRANCE_FPS }),
+      );
       entranceRuns.push(
         figures(`entrance ${i}`, withEntrance.wallMs, withEntrance.value, withEntrance.cpuMs),
       );
@@ -421,8 +424,8 @@ async function main(): Promise<void> {
         ['full analysis s', round(warmS, 2), ''],
         ['ratio analysis / floor', round(ratio, 2), `<= ${TARGET_RATIO}: ${meets(ratio <= TARGET_RATIO)}`],
         ['analysed frames/s', round(warmFps, 1), `>= ${TARGET_FPS}: ${meets(warmFps >= TARGET_FPS)}`],
-        ['with an entrance: analysed frames/s (traffic at the entrance rate)', round(entranceFps, 1), `>= ${TARGET_FPS}: ${meets(entranceFps >= TARGET_FPS)}`],
-        ['with an entrance: ratio analysis / floor', round(entranceS / floorS, 2), `<= ${TARGET_RATIO}: ${meets(entranceS / floorS <= TARGET_RATIO)}; +${Math.round(100 * (entranceS / warmS - 1))} % on the default`],
+        ['with an entrance at 10 fps (experiment 016, off in the product): analysed frames/s', round(entranceFps, 1), `>= ${TARGET_FPS}: ${meets(entranceFps >= TARGET_FPS)}`],
+        ['with an entrance at 10 fps: ratio analysis / floor', round(entranceS / floorS, 2), `<= ${TARGET_RATIO}: ${meets(entranceS / floorS <= TARGET_RATIO)}; +${Math.round(100 * (entranceS / warmS - 1))} % on the default`],
         ['CPU ms/frame (engine + ffmpeg, user + system)', cpuMsPerFrame === null ? 'n/a' : round(cpuMsPerFrame, 1), ''],
         [`frames/s if the ${os.cpus().length} cores were the analysis's alone (cores x 1000 / CPU ms)`, idleFps === null ? 'n/a' : round(idleFps, 1), 'a bound, not a measurement'],
         ['decode ms/frame', round(median(warm.map((r) => r.decodeMsPerFrame)), 1), ''],

@@ -107,13 +107,13 @@ describe.skipIf(!hasModel)('analyze with an entrance', () => {
         }[];
       }
     ).results;
-    // With an entrance the CLI tracks traffic at the entrance rate (experiment 016).
+    // The result says the rate the passages were tracked at: the sample rate (experiment 016).
     expect(result!.traffic).toMatchObject({
       beesIn: 2,
       beesOut: 1,
       netFlow: 1,
       loops: 0,
-      sampleFps: 10,
+      sampleFps: 5,
     });
     expect(result!.traffic.inPerMinute).toBeCloseTo(2 / (9 / 60), 5);
     expect(result!.outputs.tracks).toBe(path.join(dir, 'one.txt'));

@@ -267,7 +267,7 @@ function videoSummary(extra: Partial<StoredSummary> = {}): StoredSummary {
         { kind: 'in', cls: 'wasp', frame: 60, timeS: 75, trackIds: [3] },
         { kind: 'in', cls: 'bee', frame: 80, timeS: 80, trackIds: [4] },
       ],
-      // Tracked at the entrance rate (experiment 016), its density the benchmark's busy band.
+      // Tracked at 10 fps (an entrance rate, experiment 016), its density the benchmark's busy band.
       sampleFps: 10,
       density: { meanNear: 11, peakNear: 14 },
     },

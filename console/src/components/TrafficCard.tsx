@@ -221,8 +221,8 @@ function CountCertainty({ traffic }: { traffic: FileTraffic }) {
               </p>
               <p className="hs-muted hs-small">
                 The benchmark: clips of simulated bees at two real hive entrances, where every
-                passage is known, sampled as your video’s entrance was ({confidence.sample_fps}{' '}
-                frames a second). Measured by the {confidence.source}.
+                passage is known, sampled as your videos are ({confidence.sample_fps} frames a
+                second). Measured by the {confidence.source}.
               </p>
             </>
           ) : null}
