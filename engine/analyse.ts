@@ -24,6 +24,7 @@ import { previewSize, renderPreview } from './reports/preview.ts';
 import { Tracker, trackerOptionsFor } from './tracking/tracker.ts';
 import { countTraffic } from './traffic/count.ts';
 import { entranceDensity } from './traffic/density.ts';
+import { EntranceRate, entranceFpsFor, learntBeeLengthPx } from './traffic/entrance-rate.ts';
 import { HONEYBEE_CLASSES } from './types.ts';
 import type {
   AnalysisProgress,
@@ -60,6 +61,13 @@ export interface AnalyseOptions {
   keepPreviewFrame?: boolean;
   /** Count entrance traffic (videos): the result carries `traffic`. */
   entrance?: Entrance;
+  /**
+   * With an entrance, track its traffic at this rate (a whole multiple of `sampleFps`, no more
+   * than the video's own), the frames between the samples detected on a crop around the entrance
+   * (`traffic/entrance-rate.ts`). Off by default: experiment 016 found it does not pay with the
+   * shipped tracker; `npm run bench:traffic -- --product` asks again.
+   */
+  entranceFps?: number;
   /** How video frames are analysed (`VideoAnalysis`; default fast). */
   videoAnalysis?: VideoAnalysis;
   /**
@@ -123,6 +131,27 @@ export async function analyseFile(
   const laid = calibration ? { thresholds: thresholds.perClass } : {};
   const trackerOptions = trackerOptionsFor(sampleFps, thresholds, detector.trackScores(kind));
   let tracker = new Tracker(trackerOptions);
+  // Asked for, traffic is tracked at the entrance rate: the frames between the samples are
+  // decoded too and detected on a crop around the entrance (experiment 016). A source with fewer
+  // frames than that has none between its samples to give.
+  const entranceFps = options.entranceFps
+    ? entranceFpsFor(sampleFps, media.fps, options.entranceFps)
+    : undefined;
+  const entranceRate =
+    options.entrance && media.kind === 'video' && entranceFps
+      ? new EntranceRate(
+          options.entrance,
+          media,
+          sampleFps,
+          entranceFps,
+          trackerOptionsFor(entranceFps, thresholds, detector.trackScores(kind)),
+          learntBeeLengthPx(
+            detector.card.input.autoZoom?.insectPx,
+            detector.inputSizeFor(media.width, media.height, 1).width / media.width,
+            media.height,
+          ),
+        )
+      : undefined;
   let frames: FrameResult[] = [];
   /** How each recorded frame looked, for the quality grade. */
   let looks: FrameLook[] = [];
@@ -190,14 +219,23 @@ export async function analyseFile(
     const size = detector.inputSizeFor(media.width, media.height, zoom ?? 1);
     let restart = false;
     let waitStart = performance.now();
-    for await (const { frame, detailFrame } of readVideoFrames(file, media, deps, {
-      sampleFps,
+    for await (const { frame: decoded, detailFrame } of readVideoFrames(file, media, deps, {
+      sampleFps: entranceRate?.fps ?? sampleFps,
       zoom: zoom ?? 1,
       analysis: videoAnalysis,
       ...(options.signal ? { signal: options.signal } : {}),
     })) {
       const t0 = performance.now();
       decodeMs += t0 - waitStart;
+      if (entranceRate && !entranceRate.isWhole(decoded)) {
+        await entranceRate.crop(decoded, (crop, w, h) =>
+          detector.detect(crop, w, h, { media: kind, ...laid }),
+        );
+        inferenceMs += performance.now() - t0;
+        waitStart = performance.now();
+        continue;
+      }
+      const frame = entranceRate ? entranceRate.asSample(decoded) : decoded;
       const detections = await detector.detect(frame, media.width, media.height, {
         media: kind,
         ...laid,
@@ -213,6 +251,7 @@ export async function analyseFile(
         }
       }
       tracker.update(frame.index, detections);
+      entranceRate?.whole(decoded, detections);
       trackingMs += performance.now() - t1;
       record(frame, detections);
       waitStart = performance.now();
@@ -225,6 +264,7 @@ export async function analyseFile(
     if (!restart) break;
     throwIfAborted(options.signal);
     tracker = new Tracker(trackerOptions);
+    entranceRate?.reset();
     frames = [];
     looks = [];
     busiest = undefined;
@@ -271,7 +311,12 @@ export async function analyseFile(
     const sampled =
       frames.length > 0 ? { frames: { first: frames[0]!.index, last: frames.at(-1)!.index } } : {};
     result.traffic = {
-      ...countTraffic(tracks, options.entrance, { ...media, sampleFps, ...sampled }),
+      ...(entranceRate
+        ? entranceRate.count(media)
+        : {
+            ...countTraffic(tracks, options.entrance, { ...media, sampleFps, ...sampled }),
+            sampleFps,
+          }),
       density: entranceDensity(frames, options.entrance, media),
     };
   }

@@ -183,6 +183,12 @@ export interface Traffic {
   outPerMinute: number;
   byClass: Partial<Record<ProductClass, TrafficCounts>>;
   events: TrafficEvent[];
+  /**
+   * The rate the passages were tracked at (frames per second of video): the video's sample rate,
+   * or the entrance rate when one was asked for (`AnalyseOptions.entranceFps`); absent for a video
+   * counted before the result said it.
+   */
+  sampleFps?: number;
   /** Set by `analyseFile` from the frames' detections (the count itself sees only tracks). */
   density?: EntranceDensity;
 }

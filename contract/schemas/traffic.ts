@@ -80,7 +80,15 @@ export const fileTraffic = z
     density: entranceDensity
       .nullable()
       .describe('Null for a video counted before densities were measured'),
-    confidence: countConfidence.nullable().describe('Null where density is'),
+    sample_fps: z
+      .number()
+      .nullable()
+      .describe(
+        'Frames per second of video the passages were tracked at (the sample rate); null for a video counted before',
+      ),
+    confidence: countConfidence
+      .nullable()
+      .describe('Null where density is; read at the rate the passages were tracked at'),
   })
   .meta({ id: 'FileTraffic' });
 export type FileTraffic = z.infer<typeof fileTraffic>;

@@ -26,7 +26,7 @@ export { FITTED_NOISE, NoiseFeed, noiseFeed, PERFECT_NOISE } from './noise.ts';
 export type { NoiseModel } from './noise.ts';
 export { loadScene, renderFrame } from './render.ts';
 export type { Scene } from './render.ts';
-export { detectorDetections } from './detector-feed.ts';
+export { detectorDetections, productTraffic } from './detector-feed.ts';
 export {
   countErrorOf,
   precisionOf,

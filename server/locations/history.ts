@@ -101,7 +101,9 @@ export function historyPoint(row: HistoryRow): HistoryPoint | null {
     drones_pct: share('drone'),
     entrance_bees: t?.density ? round1(t.density.meanNear) : null,
     entrance_bees_peak: t?.density ? t.density.peakNear : null,
-    count_confidence: t?.density ? countConfidence(t.density, summary.sampleFps) : null,
+    count_confidence: t?.density
+      ? countConfidence(t.density, t.sampleFps ?? summary.sampleFps)
+      : null,
   };
 }
 

@@ -32,6 +32,7 @@ export function storedTraffic(traffic: Traffic): StoredTraffic {
       timeS: e.timeS,
       trackIds: e.trackIds,
     })),
+    ...(traffic.sampleFps ? { sampleFps: traffic.sampleFps } : {}),
     ...(traffic.density ? { density: { ...traffic.density } } : {}),
   };
 }
@@ -114,7 +115,8 @@ export function trafficDetail(
     density: traffic.density
       ? { mean_near: round1(traffic.density.meanNear), peak_near: traffic.density.peakNear }
       : null,
-    confidence: countConfidence(traffic.density, sampleFps),
+    sample_fps: traffic.sampleFps ?? null,
+    confidence: countConfidence(traffic.density, traffic.sampleFps ?? sampleFps),
   };
 }
 

@@ -10,12 +10,22 @@
  *     [--densities 5,15,40] [--fps 5,10,15] [--cameras hive-entrance,backyard-entrance]
  *     [--detector-seconds 12] [--detector-clips 1] [--detector-densities 15]
  *     [--detector-fps 5,10] [--no-detector] [--no-real] [--no-real-model]
- *     [--variant product] [--write-confidence]
+ *     [--variant product] [--write-confidence] [--crop] [--crop-pad 4] [--product]
+ *     [--product-fps 5,10]
  *
  * `near` is honeybees shown near the entrance per frame, as the product measures a video
  * (`entranceDensity`). `--write-confidence` writes the noise feed's crossing precision and recall
  * per density and rate, both cameras pooled, to engine/traffic/confidence-table.ts, which the
  * traffic card and the history read a video's count against: run it again after a tracker change.
+ *
+ * `--crop` adds, for each rate above 5 fps, a `noise+crop` row: whole frames at 5 fps and, between
+ * them, only the boxes inside the entrance crop (`traffic/entrance-rate.ts`), as the product
+ * analyses a video with an entrance (experiment 016); `--crop-pad` sets its padding in bee lengths.
+ *
+ * `--product` adds the product's own count: clips rendered at `--product-fps` (and the
+ * detector feed's seconds, clips and first density) analysed by the engine with the camera's
+ * entrance set, at the default sample rate; a 10 fps clip then has its traffic counted at the
+ * entrance rate, a 5 fps one at 5 fps. Crossings only (the traffic tracker's tracks are not kept).
  *
  * Last, the hand-counted real run (`tests/model/hive-crossings`: hive frames 1124-1230 at 5 fps,
  * 9 in and 17 out by hand): its labelled boxes, and the shipped detector's on the run encoded as
@@ -53,6 +63,12 @@ import { makeDetection } from '../../engine/detection/detection.ts';
 import { crowdingOf } from '../../engine/traffic/confidence.ts';
 import type { ConfidenceBand, ConfidenceTable } from '../../engine/traffic/confidence.ts';
 import { entranceDensity } from '../../engine/traffic/density.ts';
+import {
+  ENTRANCE_CROP_BEE_LENGTHS,
+  entranceCrop,
+  entranceStep,
+  withinCrop,
+} from '../../engine/traffic/entrance-rate.ts';
 import { labelledSequences, totalScore } from '../../lab/index.ts';
 import { cachedFrameClip } from '../support/clip-cache.ts';
 import {
@@ -62,8 +78,10 @@ import {
   loadScene,
   noiseFeed,
   precisionOf,
+  productTraffic,
   recallOf,
   scoreClip,
+  scoreSimCrossings,
   simulate,
   sumCrossings,
   VARIANTS,
@@ -71,6 +89,7 @@ import {
 import type {
   CameraName,
   ClipScore,
+  CrossingScores,
   Feed,
   Simulation,
   Variant,
@@ -123,6 +142,22 @@ function measured(feed: Feed): { feed: Feed; frames: { detections: Detection[] }
     },
   };
 }
+/** The whole frame's rate when the entrance is analysed faster (the product's default). */
+const WHOLE_FPS = 5;
+/** `feed` at `fps`, keeping only the entrance crop's boxes between the 5 fps whole frames. */
+function cropped(feed: Feed, sim: Simulation, fps: number): Feed {
+  const step = entranceStep(WHOLE_FPS, fps);
+  const crop = entranceCrop(
+    sim.camera.entrance,
+    sim.camera,
+    sim.camera.beeLengthPx,
+    num('crop-pad', ENTRANCE_CROP_BEE_LENGTHS),
+  );
+  return async (k, bees) => {
+    const detections = await feed(k, bees);
+    return k % step === 0 ? detections : withinCrop(detections, crop, sim.camera);
+  };
+}
 const nearOf = (sim: Simulation, frames: { detections: Detection[] }[]) =>
   entranceDensity(frames, sim.camera.entrance, sim.camera).meanNear;
 
@@ -148,6 +183,21 @@ for (const name of cameras) {
       }
       rows.push({ camera: name, feed: 'noise', density, fps, scores, near });
       console.error(line(rows.at(-1)!));
+      if (args.has('crop') && fps > WHOLE_FPS) {
+        const cropScores: ClipScore[] = [];
+        for (let seed = firstSeed; seed < firstSeed + clips; seed++) {
+          const sim = simulate({ camera: CAMERAS[name], density, durationS: seconds, seed });
+          const feed = cropped(noiseFeed(sim, 1000 + seed), sim, fps);
+          cropScores.push(
+            await scoreClip(sim, fps, feed, {
+              tracker: trackerFor(fps, name),
+              ...(variant.traffic ? { traffic: variant.traffic } : {}),
+            }),
+          );
+        }
+        rows.push({ camera: name, feed: 'noise+crop', density, fps, scores: cropScores, near });
+        console.error(line(rows.at(-1)!));
+      }
     }
   }
 }
@@ -185,6 +235,47 @@ if (args.has('no-detector')) {
   }
 }
 
+// The product path: rendered clips analysed with the camera's entrance (experiment 016).
+const product: string[] = [];
+if (args.has('product')) {
+  if (!existsSync(datasets)) {
+    console.error(`product path: SKIP, ${datasets} is absent (the scenes are cut from it)`);
+  } else {
+    const engine = await createEngine({ threads: 2, limits: { timeoutMs: 1_800_000 } });
+    for (const name of cameras) {
+      const camera = CAMERAS[name];
+      const scene = await loadScene(camera, datasets);
+      for (const fps of numbers('product-fps', '5,10')) {
+        const scores: CrossingScores[] = [];
+        let seconds = 0;
+        let rate = 0;
+        for (let seed = 1; seed <= num('detector-clips', 1); seed++) {
+          const durationS = num('detector-seconds', 12);
+          const density = numbers('detector-densities', '15')[0]!;
+          const sim = simulate({ camera, density, durationS, seed });
+          const { traffic, analysisS } = await productTraffic(sim, fps, scene, engine);
+          scores.push(scoreSimCrossings(traffic.events, sim.crossings));
+          seconds += analysisS;
+          rate = traffic.sampleFps ?? 0;
+        }
+        const c = sumCrossings(scores);
+        const dir = (d: typeof c.in) => [
+          precisionOf(d).toFixed(2),
+          recallOf(d).toFixed(2),
+          `${countErrorOf(d) >= 0 ? '+' : ''}${(100 * countErrorOf(d)).toFixed(0)}`,
+        ];
+        product.push(
+          [name, fps, rate, scores.length, seconds.toFixed(1), ...dir(c.in), ...dir(c.out)].join(
+            '\t',
+          ),
+        );
+        console.error(product.at(-1));
+      }
+    }
+    await engine.detector.close();
+  }
+}
+
 // The hand-counted real run: labelled boxes through the tracker and the count.
 const realLines = args.has('no-real') ? [] : await realRun();
 
@@ -212,6 +303,13 @@ console.log(
 );
 for (const row of rows) console.log(line(row));
 for (const l of realLines) console.log(l);
+if (product.length > 0) {
+  console.log('\nproduct path: the clip rendered at clip_fps, analysed with the entrance set');
+  console.log(
+    'camera\tclip_fps\ttraffic_fps\tclips\tanalysis_s\tin_P\tin_R\tin_err%\tout_P\tout_R\tout_err%',
+  );
+  for (const line of product) console.log(line);
+}
 if (args.has('write-confidence')) writeConfidence(rows.filter((r) => r.feed === 'noise'));
 
 /**

@@ -107,7 +107,14 @@ describe.skipIf(!hasModel)('analyze with an entrance', () => {
         }[];
       }
     ).results;
-    expect(result!.traffic).toMatchObject({ beesIn: 2, beesOut: 1, netFlow: 1, loops: 0 });
+    // The result says the rate the passages were tracked at: the sample rate (experiment 016).
+    expect(result!.traffic).toMatchObject({
+      beesIn: 2,
+      beesOut: 1,
+      netFlow: 1,
+      loops: 0,
+      sampleFps: 5,
+    });
     expect(result!.traffic.inPerMinute).toBeCloseTo(2 / (9 / 60), 5);
     expect(result!.outputs.tracks).toBe(path.join(dir, 'one.txt'));
     const [x0, y0] = result!.proposedEntrance.entrance.points[0]!;

@@ -267,6 +267,9 @@ function videoSummary(extra: Partial<StoredSummary> = {}): StoredSummary {
         { kind: 'in', cls: 'wasp', frame: 60, timeS: 75, trackIds: [3] },
         { kind: 'in', cls: 'bee', frame: 80, timeS: 80, trackIds: [4] },
       ],
+      // Tracked at 10 fps (an entrance rate, experiment 016), its density the benchmark's busy band.
+      sampleFps: 10,
+      density: { meanNear: 11, peakNear: 14 },
     },
     recordedAt: '2026-06-01T08:00:00.000Z',
     ...extra,
@@ -314,6 +317,9 @@ describe.each(DB_KINDS)('the server’s answers follow the contract on %s', (kin
         [1, 0],
         [1, 1],
       ]);
+      // The rate the passages were tracked at, and the benchmark read at it.
+      expect(detail.traffic?.sample_fps).toBe(10);
+      expect(detail.traffic?.confidence?.sample_fps).toBe(10);
       // Wasps are research data: not on this owner's plan.
       expect(detail.traffic?.events.map((e) => e.cls)).toEqual(['bee', 'bee', 'bee']);
     });

@@ -581,6 +581,8 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
         bees_in: 2,
         bees_out: 1,
         net_flow: 1,
+        // The rate the passages were tracked at (experiment 016: the sample rate).
+        sample_fps: 5,
       });
       // Issue 56: how crowded the entrance was, and the benchmark there. Three bees walk one
       // after the other (two at once for a moment), all within four bee lengths of the line.
@@ -592,6 +594,7 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
       expect(density.peak_near).toBeLessThanOrEqual(2);
       expect(density.mean_near).toBeGreaterThan(0.3);
       expect(density.mean_near).toBeLessThan(1.2);
+      // Read at the rate the passages were tracked at.
       expect(confidence).toMatchObject({ crowding: 'quiet', scene_bees: 5, sample_fps: 5 });
 
       const history = (await client.get(`/api/locations/${loc}/history`)).json<{
@@ -607,6 +610,7 @@ describe.each(DB_KINDS)('entrance and history on %s', (kind) => {
           entrance_bees_peak: density.peak_near,
         }),
       ]);
+      expect(history.points[0]!.count_confidence).toMatchObject({ sample_fps: 5 });
     }, 200_000);
   });
 });
