@@ -298,7 +298,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE || !ENGINE.ok)('screens that agree (issue 57
     const table = phone.getByRole('table', { name: 'Files in the hive history' });
     const card = await table.locator('xpath=..').boundingBox();
     const cells = await table.getByRole('cell').all();
-    expect(cells).toHaveLength(14);
+    expect(cells).toHaveLength(18);
     for (const cell of cells) {
       const box = await cell.boundingBox();
       expect(box && card && box.x >= card.x && box.x + box.width <= card.x + card.width).toBe(true);

@@ -232,8 +232,16 @@ export const FrameCanvas = forwardRef<FrameCanvasHandle, FrameCanvasProps>(
       if (!pointers.current.delete(e.pointerId)) return;
       const g = gesture.current;
       if (g?.kind === 'draw') {
-        if (!g.moving) onSelect(null);
-        else if (draft && e.type === 'pointerup') onDrawn(draft);
+        // The box ends where the finger or mouse is lifted: the last move and the lift can
+        // arrive before React renders the draft of that move, so the draft state may be a step
+        // behind (newer Chromium delivers touch moves once a frame, the lift at once).
+        const p = local(e);
+        const moved = g.moving || !isTap(p.x - g.from.x, p.y - g.from.y);
+        if (!moved) onSelect(null);
+        else if (e.type === 'pointerup') {
+          const to = toPicture(view, p);
+          onDrawn(boxFromDrag(g.anchor.x, g.anchor.y, to.x, to.y, W, H));
+        }
         setDraft(null);
       }
       gesture.current = pointers.current.size > 0 ? { kind: 'done' } : null;
