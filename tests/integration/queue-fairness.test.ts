@@ -1,9 +1,10 @@
 /**
  * Issue 54, item 3: the queue is fair across users with the real worker loop on SQLite and
  * PostgreSQL. User A queues 20 videos, user C one a second later; C's video finishes second or
- * third, not last, with one worker and with two. With a third user B also queueing 20, C waits
- * behind at most one job of each. A stand-in engine (a few milliseconds a video) records the
- * order analyses start in; the claims, leases and results are the real queue's.
+ * third, not last, with one worker and with two. With a third user B also queueing 20, C's is
+ * claimed after at most one job of each (in starting order, at most three jobs before it). A
+ * stand-in engine (a few milliseconds a video) records the order analyses start in; the claims,
+ * leases and results are the real queue's.
  */
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -115,9 +116,14 @@ describe.each(DB_KINDS)('fair queue on %s', (kind) => {
     const b = await queueVideos(20, 100);
     const [single] = await queueVideos(1, 1000);
     const order = await drain(2, 41);
+    // Claimed: A1 and B1, then C's as the first claim of the next pair. The pair's two claims
+    // are made at the same moment and their analyses start in either order, so in starting
+    // order C's video may follow one more job (A2 or B2), never more: an unfair queue would
+    // start it 21st or last.
     const before = order.slice(0, order.indexOf(single!));
-    expect(before.filter((n) => a.includes(n)).length).toBeLessThanOrEqual(1);
-    expect(before.filter((n) => b.includes(n)).length).toBeLessThanOrEqual(1);
+    expect(before.length).toBeLessThanOrEqual(3);
+    expect(before.filter((n) => a.includes(n)).length).toBeLessThanOrEqual(2);
+    expect(before.filter((n) => b.includes(n)).length).toBeLessThanOrEqual(2);
     // A and B alternate too: neither gets two turns in a row while the other waits.
     const owners = order.filter((n) => n !== single).map((n) => (a.includes(n) ? 'a' : 'b'));
     const firstTenA = owners.slice(0, 10).filter((o) => o === 'a').length;
