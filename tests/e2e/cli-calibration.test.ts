@@ -5,7 +5,7 @@
  * inside the noise is not applied; a bad file is a usage error that names the problem.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Calibration } from '../../engine/vocabulary.ts';
 import { randomBeeScene, writeBeeImage } from '../../fixtures/index.ts';
+import { startWatch } from '../support/watch.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'bin/hivesight.mjs');
@@ -109,31 +110,18 @@ describe.skipIf(!hasModel)('analyze --calibration', () => {
     const out = path.join(dir, 'watched');
     await mkdir(inbox, { recursive: true });
     const file = await calibrationFile('north-watch.json', {});
-    const watcher = execa(
-      'node',
-      [CLI, 'watch', inbox, '--out', out, '--settle-ms', '200', '--calibration', file],
-      { cwd: dir, reject: false, env: { NO_COLOR: '1' }, extendEnv: true, timeout: 180_000 },
-    );
-    let stderr = '';
-    watcher.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await expect
-      .poll(() => stderr, { timeout: 60_000, interval: 20, message: 'watch started' })
-      .toMatch(/ready/);
-    await copyFile(path.join(dir, 'bees.png'), path.join(inbox, 'arrived.png'));
-    const summaryFile = path.join(out, 'summary.csv');
-    await expect
-      .poll(async () => (existsSync(summaryFile) ? await readFile(summaryFile, 'utf8') : ''), {
-        timeout: 120_000,
-        interval: 50,
-        message: 'arrived.png analysed',
-      })
-      .toMatch(/arrived\.png/);
-    watcher.kill('SIGINT');
-    const run = await watcher;
+    const watch = await startWatch(inbox, out, {
+      cwd: dir,
+      args: ['--calibration', file],
+      timeoutMs: 180_000,
+    });
+    const summary = (await watch.drop(path.join(dir, 'bees.png'), 'arrived.png', 120_000))
+      .trim()
+      .split('\n');
+    const run = await watch.stop();
     expect(run.exitCode, run.stderr).toBe(0);
     const label = 'Calibrated for Apiary North on 7 corrected frames (2026-12-03)';
     expect(run.stderr).toContain(label);
-    const summary = (await readFile(summaryFile, 'utf8')).trim().split('\n');
     expect(summary[1]).toMatch(
       new RegExp(`^arrived\\.png,image,.*,${label.replace(/[()]/g, '\\$&')}$`),
     );

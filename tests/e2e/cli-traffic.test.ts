@@ -11,6 +11,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entrance, Traffic } from '../../engine/index.ts';
 import { writeEntranceVideo } from '../../fixtures/index.ts';
+import { startWatch } from '../support/watch.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'bin/hivesight.mjs');
@@ -181,30 +182,13 @@ describe.skipIf(!hasModel)('watch with an entrance', () => {
     const inbox = path.join(dir, 'inbox');
     const out = path.join(dir, 'watched');
     await mkdir(inbox, { recursive: true });
-    const watcher = execa(
-      'node',
-      [CLI, 'watch', inbox, '--out', out, '--settle-ms', '200', '--entrance', '0,0.5,1,0.5'],
-      { cwd: dir, reject: false, env: { NO_COLOR: '1' }, extendEnv: true, timeout: 240_000 },
-    );
-    let stderr = '';
-    watcher.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await expect
-      .poll(() => stderr, { timeout: 60_000, interval: 20, message: 'watch started' })
-      .toMatch(/ready/);
-    await copyFile(path.join(dir, 'entrance.mp4'), path.join(inbox, 'arrived.mp4'));
-    const summaryFile = path.join(out, 'summary.csv');
-    await expect
-      .poll(async () => (existsSync(summaryFile) ? await readFile(summaryFile, 'utf8') : ''), {
-        timeout: 180_000,
-        interval: 50,
-        message: 'arrived.mp4 analysed',
-      })
-      .toMatch(/arrived\.mp4/);
-    watcher.kill('SIGINT');
-    const run = await watcher;
+    const watch = await startWatch(inbox, out, { cwd: dir, args: ['--entrance', '0,0.5,1,0.5'] });
+    const summary = (await watch.drop(path.join(dir, 'entrance.mp4'), 'arrived.mp4'))
+      .trim()
+      .split('\n');
+    const run = await watch.stop();
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/arrived\.mp4: .*in 2, out 1, loops 0/);
-    const summary = (await readFile(summaryFile, 'utf8')).trim().split('\n');
     expect(summary[0]).toMatch(/,bees_in,bees_out,calibration$/);
     expect(summary[1]).toMatch(/^arrived\.mp4,.*,2,1,$/);
     const frames = (await readFile(path.join(out, 'arrived.csv'), 'utf8')).trim().split('\n');
