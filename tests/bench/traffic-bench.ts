@@ -27,11 +27,12 @@
  * entrance set, at the default sample rate; a 10 fps clip then has its traffic counted at the
  * entrance rate, a 5 fps one at 5 fps. Crossings only (the traffic tracker's tracks are not kept).
  *
- * Last, the hand-counted real run (`tests/model/hive-crossings`: hive frames 1124-1230 at 5 fps,
- * 9 in and 17 out by hand): its labelled boxes, and the shipped detector's on the run encoded as
- * a clip, fed to the same tracker and count and scored against the tally, so that a change the
- * synthetic clips like is checked on real truth (`--no-real` leaves both out, `--no-real-model`
- * the detector's: encoding the clip the first time takes minutes).
+ * Last, the hand-counted real runs (`tests/model/hive-crossings`: runs of consecutive hive frames
+ * at 5 fps, counted by hand): their labelled boxes, and the shipped detector's on each run encoded
+ * as a clip, fed to the same tracker and count and scored against the tallies, per run and
+ * together, so that a change the synthetic clips like is checked on real truth (`--no-real`
+ * leaves both out, `--no-real-model` the detector's: encoding a clip the first time takes
+ * minutes).
  *
  * Seeded (clips `--seed` to `--seed` + `--clips` - 1): the same flags give the same table; other
  * seeds give fresh clips, to confirm a choice made on the first ones. Nothing rendered is kept. The detector feed needs
@@ -40,7 +41,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -50,8 +50,6 @@ import {
   DEFAULT_LIMITS,
   DEFAULT_MODEL_PATH,
   loadModelCard,
-  parseEntrancePolygon,
-  readCrossings,
   readDataset,
   resolveMediaTools,
   scoreCrossings,
@@ -69,7 +67,14 @@ import {
   entranceStep,
   withinCrop,
 } from '../../engine/traffic/entrance-rate.ts';
-import { labelledSequences, totalScore } from '../../lab/index.ts';
+import {
+  handCountedRuns,
+  HAND_COUNTED_FPS,
+  HIVE_FRAME,
+  sumScores,
+  totalScore,
+} from '../../lab/index.ts';
+import type { HandCountedRun } from '../../lab/index.ts';
 import { cachedFrameClip } from '../support/clip-cache.ts';
 import {
   CAMERAS,
@@ -313,45 +318,34 @@ if (product.length > 0) {
 if (args.has('write-confidence')) writeConfidence(rows.filter((r) => r.feed === 'noise'));
 
 /**
- * The hand-counted run twice: its labelled boxes, and the shipped detector's boxes on the run
- * encoded as a 5 fps clip (as `hivesight eval` sees it; the clip is cached under
- * tmp/clip-cache), each through the variant's tracker and count.
+ * The hand-counted runs (`lab/hand-counted.ts`) twice: their labelled boxes, and the shipped
+ * detector's boxes on each run encoded as a 5 fps clip (as `hivesight eval` sees it; clips are
+ * cached under tmp/clip-cache), each through the variant's tracker and count. One line per run,
+ * then all runs' passages together.
  */
 async function realRun(): Promise<string[]> {
   const hive = path.join(datasets, 'hive-entrance');
-  const here = path.join(ROOT, 'tests/model/hive-crossings');
   if (!existsSync(hive)) {
-    console.error(`real run: SKIP, ${hive} is absent`);
+    console.error(`real runs: SKIP, ${hive} is absent`);
     return [];
   }
-  const fps = 5;
-  const [width, height] = [3840, 1080];
+  const fps = HAND_COUNTED_FPS;
+  const { width, height } = HIVE_FRAME;
   const dataset = await readDataset(hive, buildLabelMap());
   if (dataset.kind !== 'boxes') throw new Error('hive-entrance is not a box dataset');
-  const run = labelledSequences(dataset.images, { width, height }).find(
-    (s) => s.name === '1124-1230',
-  );
-  if (!run) throw new Error('no run of labelled hive frames 1124-1230');
-  const labels = readCrossings(
-    await readFile(path.join(here, 'hive-1124-1230.crossings.csv'), 'utf8'),
-  );
-  const entrance = parseEntrancePolygon(
-    (
-      JSON.parse(await readFile(path.join(here, 'hive-1124-1230.entrance.json'), 'utf8')) as {
-        points: unknown;
-      }
-    ).points,
-  );
-  const options = {
-    ...trackerOptionsFor(fps, display, card.thresholds.trackScore),
-    ...variant!.tracker?.({ fps, entrance, width, height }),
-  };
-  const score = (feed: string, frames: { index: number; detections: Detection[] }[]) => {
-    const tracker = new Tracker(options);
+  const runs = await handCountedRuns(dataset.images);
+  const score = (
+    run: HandCountedRun,
+    frames: { index: number; detections: Detection[] }[],
+  ): Record<'in' | 'out', CrossingScore> => {
+    const tracker = new Tracker({
+      ...trackerOptionsFor(fps, display, card.thresholds.trackScore),
+      ...variant!.tracker?.({ fps, entrance: run.entrance, width, height }),
+    });
     for (const f of frames) tracker.update(f.index, f.detections);
     const traffic = countTraffic(
       tracker.finish(),
-      entrance,
+      run.entrance,
       {
         width,
         height,
@@ -361,42 +355,52 @@ async function realRun(): Promise<string[]> {
       },
       variant!.traffic,
     );
-    return realLine(feed, scoreCrossings(traffic.events, labels, 1));
+    return scoreCrossings(traffic.events, run.labels, 1);
   };
-  const lines = [
-    score(
-      'labels',
-      run.frames.map((f, index) => ({
-        index,
-        detections: f.boxes.map((b) => makeDetection(b.cls, 0.9, b.box)),
-      })),
-    ),
+  const feedLines = (feed: string, scores: Record<'in' | 'out', CrossingScore>[]) => [
+    ...scores.map((s, i) => realLine(runs[i]!.clip, feed, s)),
+    realLine('hive-real', feed, sumScores(scores, ['in', 'out'])),
   ];
+  const lines = feedLines(
+    'labels',
+    runs.map((run) =>
+      score(
+        run,
+        run.sequence.frames.map((f, index) => ({
+          index,
+          detections: f.boxes.map((b) => makeDetection(b.cls, 0.9, b.box)),
+        })),
+      ),
+    ),
+  );
   if (args.has('no-real-model')) return lines;
   const engine = await createEngine({ threads: 2, limits: { timeoutMs: 1_800_000 } });
-  const clip = await cachedFrameClip(
-    run.images,
-    { tools: resolveMediaTools(), limits: { ...DEFAULT_LIMITS, timeoutMs: 1_800_000 } },
-    { fps },
-  );
-  try {
-    const result = await engine.analyse(clip.file, { sampleFps: fps });
-    lines.push(score('model', result.frames));
-  } finally {
-    await clip.remove();
+  const model: Record<'in' | 'out', CrossingScore>[] = [];
+  for (const run of runs) {
+    const clip = await cachedFrameClip(
+      run.sequence.images,
+      { tools: resolveMediaTools(), limits: { ...DEFAULT_LIMITS, timeoutMs: 1_800_000 } },
+      { fps },
+    );
+    try {
+      const result = await engine.analyse(clip.file, { sampleFps: fps });
+      model.push(score(run, result.frames));
+    } finally {
+      await clip.remove();
+    }
   }
-  return lines;
+  return [...lines, ...feedLines('model', model)];
 }
 
-function realLine(feed: string, s: Record<'in' | 'out', CrossingScore>): string {
+function realLine(name: string, feed: string, s: Record<'in' | 'out', CrossingScore>): string {
   const f2 = (v: number) => v.toFixed(2);
   const pct = (v: number) => `${v >= 0 ? '+' : ''}${(100 * v).toFixed(0)}`;
   const dir = (c: CrossingScore) => [
     f2(c.counted ? c.matched / c.counted : 1),
     f2(c.labelled ? c.matched / c.labelled : 1),
-    pct((c.counted - c.labelled) / c.labelled),
+    c.labelled ? pct((c.counted - c.labelled) / c.labelled) : '-',
   ];
-  return ['hive-real', feed, '-', 5, '-', 1, '-', '-', '-', '-', ...dir(s.in), ...dir(s.out)]
+  return [name, feed, '-', 5, '-', 1, '-', '-', '-', '-', ...dir(s.in), ...dir(s.out)]
     .concat(`${s.in.labelled}/${s.out.labelled}`)
     .join('\t');
 }

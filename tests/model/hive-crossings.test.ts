@@ -1,10 +1,11 @@
 /**
- * Entrance traffic on a real sequence (issue 43, section 4): the longest run of consecutive
- * labelled hive-entrance frames, GH010990 frames 1124-1230 (107 frames), encoded in order as a
- * 5 fps clip, against crossings counted by hand by looking at the frames. The tally, the
- * entrance it was counted against and how it was counted sit beside this file in
- * `hive-crossings/` (README.md there). Two runs:
- * - the product path: `hivesight eval` on a folder holding the clip, its `.crossings.csv` and
+ * Entrance traffic on real sequences (issues 43 and 56): runs of consecutive labelled
+ * hive-entrance frames (GH010990), each encoded in order as a 5 fps clip, against crossings
+ * counted by hand by looking at the frames. The tallies, the entrance they were counted against
+ * and how they were counted sit beside this file in `hive-crossings/` (README.md there); every
+ * `hive-FIRST-LAST.crossings.csv` there is a run (`lab/hand-counted.ts`). Two paths, scored on
+ * all runs' passages together:
+ * - the product path: `hivesight eval` on a folder holding the clips, their `.crossings.csv` and
  *   `.entrance.json` (detector, tracker, traffic count, crossings score);
  * - the labelled boxes fed to the tracker and counted with the same entrance, to tell the
  *   tracker-and-counting errors from the detector's.
@@ -12,7 +13,7 @@
  * Skips when the datasets or the shipped model are absent.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,15 +23,20 @@ import {
   buildLabelMap,
   countTraffic,
   loadModelCard,
-  parseEntrancePolygon,
-  readCrossings,
   readDataset,
   resolveMediaTools,
   scoreCrossings,
   trackerOptionsFor,
   DEFAULT_LIMITS,
 } from '../../engine/index.ts';
-import { labelledSequences, trackLabelledBoxes } from '../../lab/index.ts';
+import {
+  handCountedRuns,
+  HAND_COUNTED_DIR,
+  HAND_COUNTED_FPS as FPS,
+  HIVE_FRAME,
+  sumScores,
+  trackLabelledBoxes,
+} from '../../lab/index.ts';
 import type { CrossingScore } from '../../engine/index.ts';
 import { cachedFrameClip } from '../support/clip-cache.ts';
 
@@ -38,26 +44,21 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'bin/hivesight.mjs');
 const HIVE = path.resolve(ROOT, '../shared/datasets/hive-entrance');
 const MODEL_CARD = path.join(ROOT, 'models/hivesight-detector.card.json');
-const HERE = fileURLToPath(new URL('./hive-crossings/', import.meta.url));
-const CLIP = 'hive-1124-1230';
-const FIRST = 1124;
-const LAST = 1230;
-const FPS = 5;
 const present = existsSync(HIVE) && existsSync(MODEL_CARD);
 if (!present) console.warn(`hive-crossings: ${HIVE} (or the model) is absent; skipping.`);
 
 /**
- * How far the counts may stray from the hand tally, in each direction: the least precision and
- * recall (passages matched within eval's 1 s, 5 frames) and the largest count error
- * |counted - labelled| / labelled. Measured (hive-crossings/README.md, docs/experiments/004 and
- * 007): labels in P 0.36 R 0.89 +144 %, out P 0.63 R 1.00 +59 %; model (detector 0.11.2) in
- * P 0.50 R 0.89 +78 %, out P 0.65 R 0.76 +18 %. The gates sit under those figures: they hold the
- * count to what it does today on this sequence (it still over-counts "in", mostly identity
- * switches among bees crowding the slit), short of the 8-11 % of the anchors.
+ * How far the counts may stray from the hand tallies, all runs' passages together, in each
+ * direction: the least precision and recall (passages matched within eval's 1 s, 5 frames) and
+ * the largest count error |counted - labelled| / labelled. Measured (hive-crossings/README.md,
+ * 41 in and 64 out by hand over six runs): labels in P 0.66 R 0.61 -7 %, out P 0.72 R 0.67
+ * -6 %; model (detector 0.11.2) in P 0.88 R 0.71 -20 %, out P 0.84 R 0.58 -31 %. The gates sit
+ * just under those figures: they hold the count to what it does today on real frames. It
+ * under-counts, most of all bees that step out onto the white and fly within a frame or two.
  */
 const TOLERANCE = {
-  labels: { countErrorPct: 155, precision: 0.33, recall: 0.85 },
-  model: { countErrorPct: 95, precision: 0.45, recall: 0.7 },
+  labels: { countErrorPct: 12, precision: 0.62, recall: 0.57 },
+  model: { countErrorPct: 35, precision: 0.8, recall: 0.55 },
 };
 
 let dir = '';
@@ -65,22 +66,10 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function sequence() {
+async function runs() {
   const dataset = await readDataset(HIVE, buildLabelMap());
   if (dataset.kind !== 'boxes') throw new Error('hive-entrance is not a box dataset');
-  const run = labelledSequences(dataset.images, { width: 3840, height: 1080 }).find(
-    (s) => s.name === `${FIRST}-${LAST}`,
-  );
-  if (!run) throw new Error(`no run of labelled frames ${FIRST}-${LAST}`);
-  return run;
-}
-
-async function handTally() {
-  const labels = readCrossings(await readFile(path.join(HERE, `${CLIP}.crossings.csv`), 'utf8'));
-  const { points } = JSON.parse(
-    await readFile(path.join(HERE, `${CLIP}.entrance.json`), 'utf8'),
-  ) as { points: unknown };
-  return { labels, entrance: parseEntrancePolygon(points) };
+  return handCountedRuns(dataset.images);
 }
 
 const figures = (s: CrossingScore) => ({
@@ -102,48 +91,51 @@ function expectWithin(
   }
 }
 
-describe.skipIf(!present)(`entrance crossings on hive frames ${FIRST}-${LAST}`, () => {
-  it('the labelled boxes, tracked and counted, match the hand tally within the tolerance', async () => {
-    const [run, { labels, entrance }, card] = await Promise.all([
-      sequence(),
-      handTally(),
-      loadModelCard(MODEL_CARD),
-    ]);
-    expect(run.images).toHaveLength(LAST - FIRST + 1);
+describe.skipIf(!present)('entrance crossings on the hand-counted hive runs', () => {
+  it('the labelled boxes, tracked and counted, match the hand tallies within the tolerance', async () => {
+    const [all, card] = await Promise.all([runs(), loadModelCard(MODEL_CARD)]);
+    expect(all.length).toBeGreaterThan(0);
     const options = trackerOptionsFor(
       FPS,
       { score: card.thresholds.score, perClass: card.thresholds.perClass ?? {} },
       card.thresholds.trackScore,
     );
-    const traffic = countTraffic(trackLabelledBoxes(run.frames, options), entrance, {
-      width: 3840,
-      height: 1080,
-      sampleFps: FPS,
-      durationS: run.images.length / FPS,
+    const scores = all.map((run) => {
+      const traffic = countTraffic(trackLabelledBoxes(run.sequence.frames, options), run.entrance, {
+        ...HIVE_FRAME,
+        sampleFps: FPS,
+        durationS: run.sequence.images.length / FPS,
+      });
+      const score = scoreCrossings(traffic.events, run.labels, 1);
+      console.log(
+        `hive-crossings (labels) ${run.clip}: ${JSON.stringify({ in: figures(score.in), out: figures(score.out) })}`,
+      );
+      return score;
     });
-    const scores = scoreCrossings(traffic.events, labels, 1);
-    console.log(
-      `hive-crossings (labels): ${JSON.stringify({ in: figures(scores.in), out: figures(scores.out), loops: traffic.loops })}`,
-    );
-    expectWithin(scores, TOLERANCE.labels);
+    expectWithin(sumScores(scores, ['in', 'out']), TOLERANCE.labels);
   });
 
-  it('hivesight eval on the clip matches the hand tally within the tolerance', async () => {
-    const run = await sequence();
+  it('hivesight eval on the clips matches the hand tallies within the tolerance', async () => {
+    const all = await runs();
     dir = await mkdtemp(path.join(tmpdir(), 'hivesight-hive-crossings-'));
-    const clip = await cachedFrameClip(
-      run.images,
-      // Encoding 107 4K frames takes minutes on a loaded machine.
-      { tools: resolveMediaTools(), limits: { ...DEFAULT_LIMITS, timeoutMs: 1_500_000 } },
-      { fps: FPS },
-    );
-    try {
-      await copyFile(clip.file, path.join(dir, `${CLIP}.mp4`));
-    } finally {
-      await clip.remove();
-    }
-    for (const suffix of ['.crossings.csv', '.entrance.json']) {
-      await copyFile(path.join(HERE, CLIP + suffix), path.join(dir, CLIP + suffix));
+    for (const run of all) {
+      const clip = await cachedFrameClip(
+        run.sequence.images,
+        // Encoding 107 4K frames takes minutes on a loaded machine.
+        { tools: resolveMediaTools(), limits: { ...DEFAULT_LIMITS, timeoutMs: 1_500_000 } },
+        { fps: FPS },
+      );
+      try {
+        await copyFile(clip.file, path.join(dir, `${run.clip}.mp4`));
+      } finally {
+        await clip.remove();
+      }
+      for (const suffix of ['.crossings.csv', '.entrance.json']) {
+        await copyFile(
+          path.join(HAND_COUNTED_DIR, run.clip + suffix),
+          path.join(dir, run.clip + suffix),
+        );
+      }
     }
     const result = await execa('node', [CLI, 'eval', dir, '--json'], {
       reject: false,
@@ -153,10 +145,20 @@ describe.skipIf(!present)(`entrance crossings on hive frames ${FIRST}-${LAST}`, 
     });
     expect(result.exitCode, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as {
-      crossings: { total: Record<'in' | 'out' | 'loop', CrossingScore> };
+      crossings: {
+        clips: ({ clip: string } & Record<'in' | 'out', CrossingScore>)[];
+        total: Record<'in' | 'out' | 'loop', CrossingScore>;
+      };
     };
-    const { total } = report.crossings;
-    console.log(`hive-crossings (model): ${JSON.stringify(total)}`);
-    expectWithin(total, TOLERANCE.model);
+    expect(report.crossings.clips.map((c) => c.clip).sort()).toEqual(
+      all.map((r) => `${r.clip}.mp4`).sort(),
+    );
+    for (const c of report.crossings.clips) {
+      console.log(
+        `hive-crossings (model) ${c.clip}: ${JSON.stringify({ in: figures(c.in), out: figures(c.out) })}`,
+      );
+    }
+    console.log(`hive-crossings (model) total: ${JSON.stringify(report.crossings.total)}`);
+    expectWithin(report.crossings.total, TOLERANCE.model);
   }, 1_800_000);
 });
