@@ -71,21 +71,4 @@ export const VARIANTS: Record<string, Variant> = {
     description: 'exit, reach and hungarian',
     tracker: (ctx) => ({ ...exitAtEntrance(ctx), ...reachInTime(ctx), assignment: 'hungarian' }),
   },
-  // Experiment 018: the count's rules against the reconciled hand count.
-  'passage0.2': {
-    description: 'a passage needs its track seen over 0.2 s (two frames at 5 fps), not 0.4 s',
-    traffic: { minPassageS: 0.2 },
-  },
-  passage0: {
-    description: 'a passage needs no shortest track (one frame)',
-    traffic: { minPassageS: 0 },
-  },
-  'reach1.2': {
-    description: "the tracker's reach 1.2 box sizes, not 1.5",
-    tracker: () => ({ maxCentreDistance: 1.2 }),
-  },
-  join3: {
-    description: 'tracks broken at the entrance joined within 3 box sizes, not 2',
-    traffic: { joinSizes: 3 },
-  },
 };
