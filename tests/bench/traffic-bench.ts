@@ -133,6 +133,8 @@ interface Row {
   near: number[];
 }
 const rows: Row[] = [];
+/** Per feed, the real runs' passages missed and extra, all runs together. */
+const realWrong: string[] = [];
 
 /** `feed`, keeping each frame's boxes shown at the card's thresholds, as a video's frames are. */
 function measured(feed: Feed): { feed: Feed; frames: { detections: Detection[] }[] } {
@@ -308,6 +310,8 @@ console.log(
 );
 for (const row of rows) console.log(line(row));
 for (const l of realLines) console.log(l);
+for (const l of f1Lines(rows.filter((r) => r.feed === 'noise'))) console.log(l);
+for (const l of realWrong) console.log(l);
 if (product.length > 0) {
   console.log('\nproduct path: the clip rendered at clip_fps, analysed with the entrance set');
   console.log(
@@ -357,10 +361,18 @@ async function realRun(): Promise<string[]> {
     );
     return scoreCrossings(traffic.events, run.labels, 1);
   };
-  const feedLines = (feed: string, scores: Record<'in' | 'out', CrossingScore>[]) => [
-    ...scores.map((s, i) => realLine(runs[i]!.clip, feed, s)),
-    realLine('hive-real', feed, sumScores(scores, ['in', 'out'])),
-  ];
+  const feedLines = (feed: string, scores: Record<'in' | 'out', CrossingScore>[]) => {
+    const all = sumScores(scores, ['in', 'out']);
+    realWrong.push(
+      `hive-real ${feed}: in missed ${all.in.missed} extra ${all.in.extra}, out missed ` +
+        `${all.out.missed} extra ${all.out.extra}, wrong ` +
+        `${all.in.missed + all.in.extra + all.out.missed + all.out.extra}`,
+    );
+    return [
+      ...scores.map((s, i) => realLine(runs[i]!.clip, feed, s)),
+      realLine('hive-real', feed, all),
+    ];
+  };
   const lines = feedLines(
     'labels',
     runs.map((run) =>
@@ -403,6 +415,35 @@ function realLine(name: string, feed: string, s: Record<'in' | 'out', CrossingSc
   return [name, feed, '-', 5, '-', 1, '-', '-', '-', '-', ...dir(s.in), ...dir(s.out)]
     .concat(`${s.in.labelled}/${s.out.labelled}`)
     .join('\t');
+}
+
+/**
+ * Crossing F1 per camera and direction, passages pooled over every density, rate and clip, then
+ * over both cameras and directions: one figure to compare settings by (docs/experiments/018).
+ */
+function f1Lines(noise: Row[]): string[] {
+  if (noise.length === 0) return [];
+  const f1 = (d: { labelled: number; counted: number; matched: number }) =>
+    d.labelled + d.counted ? (2 * d.matched) / (d.labelled + d.counted) : 1;
+  const byCamera = [...new Set(noise.map((r) => r.camera))].map((camera) => {
+    const c = sumCrossings(
+      noise.filter((r) => r.camera === camera).flatMap((r) => r.scores.map((s) => s.crossings)),
+    );
+    return { camera, c };
+  });
+  const pooled = sumCrossings(byCamera.map((b) => b.c));
+  const all = {
+    labelled: pooled.in.labelled + pooled.out.labelled,
+    counted: pooled.in.counted + pooled.out.counted,
+    matched: pooled.in.matched + pooled.out.matched,
+  };
+  return [
+    ...byCamera.map(
+      ({ camera, c }) =>
+        `crossing F1 ${camera}: in ${f1(c.in).toFixed(3)} out ${f1(c.out).toFixed(3)}`,
+    ),
+    `crossing F1 pooled: ${f1(all).toFixed(3)}`,
+  ];
 }
 
 function mean(values: readonly number[]): number {
