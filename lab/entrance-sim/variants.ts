@@ -51,10 +51,6 @@ export const VARIANTS: Record<string, Variant> = {
     tracker: exitAtEntrance,
   },
   reach: { description: 'the reach grows per second missed, not per frame', tracker: reachInTime },
-  'reach-fixed': {
-    description: 'the reach does not grow with missed frames (docs/experiments/019)',
-    tracker: () => ({ missedReach: 0 }),
-  },
   hungarian: {
     description: 'least total cost assignment',
     tracker: () => ({ assignment: 'hungarian' }),
