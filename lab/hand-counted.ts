@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEntrancePolygon, readCrossings } from '../engine/index.ts';
-import type { CrossingScore, Entrance, LabelledCrossing } from '../engine/index.ts';
+import type { Entrance, LabelledCrossing } from '../engine/index.ts';
 import { labelledSequences } from './track-metrics.ts';
 import type { LabelledSequence } from './track-metrics.ts';
 
@@ -57,18 +57,4 @@ export async function handCountedRuns(
       };
     }),
   );
-}
-
-/** Passages of several runs added up, per direction. */
-export function sumScores<K extends string>(
-  scores: readonly Record<K, CrossingScore>[],
-  keys: readonly K[],
-): Record<K, CrossingScore> {
-  const add = (k: K): CrossingScore => {
-    const total = { labelled: 0, counted: 0, matched: 0, missed: 0, extra: 0 };
-    for (const s of scores)
-      for (const f of Object.keys(total) as (keyof CrossingScore)[]) total[f] += s[k][f];
-    return total;
-  };
-  return Object.fromEntries(keys.map((k) => [k, add(k)])) as Record<K, CrossingScore>;
 }

@@ -38,11 +38,5 @@ export type {
   LinkOptions,
   TrackingScore,
 } from './track-metrics.ts';
-export {
-  handCountedRuns,
-  HAND_COUNTED_DIR,
-  HAND_COUNTED_FPS,
-  HIVE_FRAME,
-  sumScores,
-} from './hand-counted.ts';
+export { handCountedRuns, HAND_COUNTED_DIR, HAND_COUNTED_FPS, HIVE_FRAME } from './hand-counted.ts';
 export type { HandCountedRun } from './hand-counted.ts';

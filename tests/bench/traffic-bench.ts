@@ -56,7 +56,7 @@ import {
   Tracker,
   trackerOptionsFor,
 } from '../../engine/index.ts';
-import type { CrossingScore, Detection } from '../../engine/index.ts';
+import type { Detection } from '../../engine/index.ts';
 import { makeDetection } from '../../engine/detection/detection.ts';
 import { crowdingOf } from '../../engine/traffic/confidence.ts';
 import type { ConfidenceBand, ConfidenceTable } from '../../engine/traffic/confidence.ts';
@@ -67,13 +67,7 @@ import {
   entranceStep,
   withinCrop,
 } from '../../engine/traffic/entrance-rate.ts';
-import {
-  handCountedRuns,
-  HAND_COUNTED_FPS,
-  HIVE_FRAME,
-  sumScores,
-  totalScore,
-} from '../../lab/index.ts';
+import { handCountedRuns, HAND_COUNTED_FPS, HIVE_FRAME, totalScore } from '../../lab/index.ts';
 import type { HandCountedRun } from '../../lab/index.ts';
 import { cachedFrameClip } from '../support/clip-cache.ts';
 import {
@@ -95,6 +89,7 @@ import type {
   CameraName,
   ClipScore,
   CrossingScores,
+  DirectionScore,
   Feed,
   Simulation,
   Variant,
@@ -341,7 +336,7 @@ async function realRun(): Promise<string[]> {
   const score = (
     run: HandCountedRun,
     frames: { index: number; detections: Detection[] }[],
-  ): Record<'in' | 'out', CrossingScore> => {
+  ): CrossingScores => {
     const tracker = new Tracker({
       ...trackerOptionsFor(fps, display, card.thresholds.trackScore),
       ...variant!.tracker?.({ fps, entrance: run.entrance, width, height }),
@@ -361,12 +356,14 @@ async function realRun(): Promise<string[]> {
     );
     return scoreCrossings(traffic.events, run.labels, 1);
   };
-  const feedLines = (feed: string, scores: Record<'in' | 'out', CrossingScore>[]) => {
-    const all = sumScores(scores, ['in', 'out']);
+  const feedLines = (feed: string, scores: CrossingScores[]) => {
+    const all = sumCrossings(scores);
+    const missed = (d: DirectionScore) => d.labelled - d.matched;
+    const extra = (d: DirectionScore) => d.counted - d.matched;
     realWrong.push(
-      `hive-real ${feed}: in missed ${all.in.missed} extra ${all.in.extra}, out missed ` +
-        `${all.out.missed} extra ${all.out.extra}, wrong ` +
-        `${all.in.missed + all.in.extra + all.out.missed + all.out.extra}`,
+      `hive-real ${feed}: in missed ${missed(all.in)} extra ${extra(all.in)}, out missed ` +
+        `${missed(all.out)} extra ${extra(all.out)}, wrong ` +
+        `${missed(all.in) + extra(all.in) + missed(all.out) + extra(all.out)}`,
     );
     return [
       ...scores.map((s, i) => realLine(runs[i]!.clip, feed, s)),
@@ -387,7 +384,7 @@ async function realRun(): Promise<string[]> {
   );
   if (args.has('no-real-model')) return lines;
   const engine = await createEngine({ threads: 2, limits: { timeoutMs: 1_800_000 } });
-  const model: Record<'in' | 'out', CrossingScore>[] = [];
+  const model: CrossingScores[] = [];
   for (const run of runs) {
     const clip = await cachedFrameClip(
       run.sequence.images,
@@ -404,10 +401,10 @@ async function realRun(): Promise<string[]> {
   return [...lines, ...feedLines('model', model)];
 }
 
-function realLine(name: string, feed: string, s: Record<'in' | 'out', CrossingScore>): string {
+function realLine(name: string, feed: string, s: CrossingScores): string {
   const f2 = (v: number) => v.toFixed(2);
   const pct = (v: number) => `${v >= 0 ? '+' : ''}${(100 * v).toFixed(0)}`;
-  const dir = (c: CrossingScore) => [
+  const dir = (c: DirectionScore) => [
     f2(c.counted ? c.matched / c.counted : 1),
     f2(c.labelled ? c.matched / c.labelled : 1),
     c.labelled ? pct((c.counted - c.labelled) / c.labelled) : '-',

@@ -34,10 +34,10 @@ import {
   HAND_COUNTED_DIR,
   HAND_COUNTED_FPS as FPS,
   HIVE_FRAME,
-  sumScores,
   trackLabelledBoxes,
 } from '../../lab/index.ts';
-import type { CrossingScore } from '../../engine/index.ts';
+import { sumCrossings } from '../../lab/entrance-sim/index.ts';
+import type { DirectionScore } from '../../lab/entrance-sim/index.ts';
 import { cachedFrameClip } from '../support/clip-cache.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -72,7 +72,7 @@ async function runs() {
   return handCountedRuns(dataset.images);
 }
 
-const figures = (s: CrossingScore) => ({
+const figures = (s: DirectionScore) => ({
   ...s,
   precision: s.counted > 0 ? s.matched / s.counted : 1,
   recall: s.labelled > 0 ? s.matched / s.labelled : 1,
@@ -80,7 +80,7 @@ const figures = (s: CrossingScore) => ({
 });
 
 function expectWithin(
-  scores: Record<'in' | 'out', CrossingScore>,
+  scores: Record<'in' | 'out', DirectionScore>,
   tolerance: (typeof TOLERANCE)['model'],
 ) {
   for (const direction of ['in', 'out'] as const) {
@@ -112,7 +112,7 @@ describe.skipIf(!present)('entrance crossings on the hand-counted hive runs', ()
       );
       return score;
     });
-    expectWithin(sumScores(scores, ['in', 'out']), TOLERANCE.labels);
+    expectWithin(sumCrossings(scores), TOLERANCE.labels);
   });
 
   it('hivesight eval on the clips matches the hand tallies within the tolerance', async () => {
@@ -146,8 +146,8 @@ describe.skipIf(!present)('entrance crossings on the hand-counted hive runs', ()
     expect(result.exitCode, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as {
       crossings: {
-        clips: ({ clip: string } & Record<'in' | 'out', CrossingScore>)[];
-        total: Record<'in' | 'out' | 'loop', CrossingScore>;
+        clips: ({ clip: string } & Record<'in' | 'out', DirectionScore>)[];
+        total: Record<'in' | 'out' | 'loop', DirectionScore>;
       };
     };
     expect(report.crossings.clips.map((c) => c.clip).sort()).toEqual(
