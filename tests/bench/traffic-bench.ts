@@ -47,11 +47,9 @@ import {
   buildLabelMap,
   countTraffic,
   createEngine,
-  DEFAULT_LIMITS,
   DEFAULT_MODEL_PATH,
   loadModelCard,
   readDataset,
-  resolveMediaTools,
   scoreCrossings,
   Tracker,
   trackerOptionsFor,
@@ -69,7 +67,7 @@ import {
 } from '../../engine/traffic/entrance-rate.ts';
 import { handCountedRuns, HAND_COUNTED_FPS, HIVE_FRAME, totalScore } from '../../lab/index.ts';
 import type { HandCountedRun } from '../../lab/index.ts';
-import { cachedFrameClip } from '../support/clip-cache.ts';
+import { analyseFrameClip } from '../support/clip-cache.ts';
 import {
   CAMERAS,
   countErrorOf,
@@ -386,17 +384,7 @@ async function realRun(): Promise<string[]> {
   const engine = await createEngine({ threads: 2, limits: { timeoutMs: 1_800_000 } });
   const model: CrossingScores[] = [];
   for (const run of runs) {
-    const clip = await cachedFrameClip(
-      run.sequence.images,
-      { tools: resolveMediaTools(), limits: { ...DEFAULT_LIMITS, timeoutMs: 1_800_000 } },
-      { fps },
-    );
-    try {
-      const result = await engine.analyse(clip.file, { sampleFps: fps });
-      model.push(score(run, result.frames));
-    } finally {
-      await clip.remove();
-    }
+    model.push(score(run, await analyseFrameClip(engine, run.sequence.images, fps)));
   }
   return [...lines, ...feedLines('model', model)];
 }

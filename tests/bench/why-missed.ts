@@ -35,11 +35,9 @@ import {
   buildLabelMap,
   countTraffic,
   createEngine,
-  DEFAULT_LIMITS,
   DEFAULT_MODEL_PATH,
   loadModelCard,
   readDataset,
-  resolveMediaTools,
   Tracker,
   trackerOptionsFor,
 } from '../../engine/index.ts';
@@ -56,7 +54,7 @@ import {
 } from '../../lab/index.ts';
 import type { HandCountedRun } from '../../lab/index.ts';
 import { VARIANTS } from '../../lab/entrance-sim/index.ts';
-import { cachedFrameClip } from '../support/clip-cache.ts';
+import { analyseFrameClip } from '../support/clip-cache.ts';
 import { parseArgs } from './bench-support.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -348,19 +346,15 @@ async function modelFrames(run: HandCountedRun): Promise<Frames> {
   const file = path.join(dir, `${run.clip}.${card.version}.json`);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Frames;
   const engine = await createEngine({ threads: 2, limits: { timeoutMs: 1_800_000 } });
-  const clip = await cachedFrameClip(
-    run.sequence.images,
-    { tools: resolveMediaTools(), limits: { ...DEFAULT_LIMITS, timeoutMs: 1_800_000 } },
-    { fps },
-  );
   try {
-    const result = await engine.analyse(clip.file, { sampleFps: fps });
-    const frames = result.frames.map((f) => ({ index: f.index, detections: f.detections }));
+    const frames = (await analyseFrameClip(engine, run.sequence.images, fps)).map((f) => ({
+      index: f.index,
+      detections: f.detections,
+    }));
     mkdirSync(dir, { recursive: true });
     writeFileSync(file, JSON.stringify(frames));
     return frames;
   } finally {
-    await clip.remove();
     await engine.detector.close();
   }
 }

@@ -13,7 +13,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { encodeFrameClip, encodePanClip } from '../../lab/index.ts';
-import type { MediaInfo, MediaLimits, MediaTools } from '../../engine/index.ts';
+import { DEFAULT_LIMITS, resolveMediaTools } from '../../engine/index.ts';
+import type {
+  AnalysisOutput,
+  Engine,
+  MediaInfo,
+  MediaLimits,
+  MediaTools,
+} from '../../engine/index.ts';
 import type { FrameClip, PanSettings } from '../../lab/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -122,4 +129,22 @@ export async function cachedPanClip(
     await encodePanClip(picture, pictureWidth, out, deps, settings);
     return out;
   });
+}
+
+/** Labelled frames encoded as a clip at `fps` (cached) and analysed by `engine` at that rate. */
+export async function analyseFrameClip(
+  engine: Pick<Engine, 'analyse'>,
+  images: readonly string[],
+  fps: number,
+): Promise<AnalysisOutput['frames']> {
+  const clip = await cachedFrameClip(
+    images,
+    { tools: resolveMediaTools(), limits: { ...DEFAULT_LIMITS, timeoutMs: 1_800_000 } },
+    { fps },
+  );
+  try {
+    return (await engine.analyse(clip.file, { sampleFps: fps })).frames;
+  } finally {
+    await clip.remove();
+  }
 }
