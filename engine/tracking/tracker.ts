@@ -74,14 +74,6 @@ export interface TrackerOptions {
    * share of itself (default 0.5: at 15 fps a second's miss reaches 8 times as far).
    */
   missedReach?: number;
-  /**
-   * Grow the reach over missed frames only along the track's own motion (default false): the
-   * gate becomes an ellipse whose along-velocity axis grows by `missedReach` and whose across
-   * axis stays at the base reach, and a track slower than `stillSpeed` does not grow at all.
-   */
-  missedReachAlong?: boolean;
-  /** Speed, box sizes per frame, under which a track has no motion to grow along (default 0.2). */
-  stillSpeed?: number;
   /** Pairs tracks and detections by least total cost (`hungarian`) or greedily (default). */
   assignment?: 'greedy' | 'hungarian';
   /**
@@ -110,8 +102,6 @@ export const DEFAULT_TRACKER_OPTIONS: Required<TrackerOptions> = {
   velocitySmoothing: 0.6,
   followScene: true,
   missedReach: 0.5,
-  missedReachAlong: false,
-  stillSpeed: 0.2,
   assignment: 'greedy',
   exit: () => false,
   exitMaxAge: 1,
@@ -387,19 +377,15 @@ export class Tracker {
       };
       const cls = leadingClass(track);
       // Uncertainty grows with each missed frame, and before the velocity is known.
-      const baseReach = maxCentreDistance * (track.hits === 1 ? 1.5 : 1);
-      const reach = baseReach * (1 + missedReach * (gap - 1));
-      const inReach = this.reachTest(track, baseReach, reach);
+      const reach =
+        maxCentreDistance * (1 + missedReach * (gap - 1)) * (track.hits === 1 ? 1.5 : 1);
       dets.forEach((det, d) => {
         const overlap = iou(predicted, det.box);
-        const size = Math.max(
-          Math.sqrt((track.w * track.h + det.box.width * det.box.height) / 2),
-          1e-6,
-        );
-        const dx = (det.box.x + det.box.width / 2 - pcx) / size;
-        const dy = (det.box.y + det.box.height / 2 - pcy) / size;
-        const distance = Math.hypot(dx, dy);
-        if (overlap < minIou && !inReach(dx, dy)) return;
+        const size = Math.sqrt((track.w * track.h + det.box.width * det.box.height) / 2);
+        const dx = det.box.x + det.box.width / 2 - pcx;
+        const dy = det.box.y + det.box.height / 2 - pcy;
+        const distance = Math.hypot(dx, dy) / Math.max(size, 1e-6);
+        if (overlap < minIou && distance > reach) return;
         const cost =
           1 - overlap + distanceWeight * distance + (det.cls === cls ? 0 : classMismatchCost);
         candidates.push({ t, d, cost });
@@ -412,32 +398,6 @@ export class Tracker {
       pairs.push([tracks[t]!, dets[d]!]);
     }
     return { pairs, unmatched: dets.filter((_, d) => !usedD[d]) };
-  }
-
-  /**
-   * Whether an offset from the predicted centre, in box sizes, is within the track's reach. With
-   * `missedReachAlong`, only the along-motion axis grows: at a crowded slit a track lost for a
-   * frame reached 2-3 box sizes sideways onto its neighbours, while a lander the detector drops
-   * for a frame keeps going the way it went (docs/experiments/020).
-   */
-  private reachTest(
-    track: LiveTrack,
-    baseReach: number,
-    reach: number,
-  ): (dx: number, dy: number) => boolean {
-    if (!this.opts.missedReachAlong || reach <= baseReach) {
-      return (dx, dy) => Math.hypot(dx, dy) <= reach;
-    }
-    const size = Math.max(Math.sqrt(track.w * track.h), 1e-6);
-    const speed = Math.hypot(track.vx, track.vy) / size;
-    if (speed < this.opts.stillSpeed) return (dx, dy) => Math.hypot(dx, dy) <= baseReach;
-    const ux = track.vx / size / speed;
-    const uy = track.vy / size / speed;
-    return (dx, dy) => {
-      const along = dx * ux + dy * uy;
-      const across = dx * uy - dy * ux;
-      return (along / reach) ** 2 + (across / baseReach) ** 2 <= 1;
-    };
   }
 
   /** The allowed pairs kept: greedily by ascending cost, or by least total cost. */

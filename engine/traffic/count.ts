@@ -45,13 +45,6 @@ export interface TrafficOptions {
   /** How near each other the two ends must be, in box sizes (default 2). */
   joinSizes?: number;
   /**
-   * Share of `joinSizes` the join's reach grows by per second of gap beyond one sampled frame,
-   * for gaps up to `joinGrowMaxS` (default 0: it does not grow).
-   */
-  joinGrowthPerS?: number;
-  /** Longest gap, seconds, over which the join's reach grows (default 0.6). */
-  joinGrowMaxS?: number;
-  /**
    * Shortest track, seconds, that counts a passage: its hits span it, on as many sampled frames
    * (default 0.4: 3 frames at 5 fps).
    */
@@ -65,8 +58,6 @@ export const DEFAULT_TRAFFIC_OPTIONS: Required<TrafficOptions> = {
   joinGapS: 2,
   joinRadius: 0.08,
   joinSizes: 2,
-  joinGrowthPerS: 0,
-  joinGrowMaxS: 0.6,
   minPassageS: 0.4,
   loopMaxS: 5,
 };
@@ -181,9 +172,7 @@ function joinBrokenTracks(
       if (end.side === 'hive' && start.side === 'hive') return;
       const size = Math.max((start.px.size + end.px.size) / 2, 1e-6);
       const distance = Math.hypot(start.px.x - end.px.x, start.px.y - end.px.y) / size;
-      const gapS = gap / sampleFps;
-      const growth = gapS <= opts.joinGrowMaxS ? opts.joinGrowthPerS * (gapS - 1 / sampleFps) : 0;
-      if (distance <= opts.joinSizes * (1 + growth)) pairs.push({ a, b, gap, distance });
+      if (distance <= opts.joinSizes) pairs.push({ a, b, gap, distance });
     });
   });
   pairs.sort((p, q) => p.gap - q.gap || p.distance - q.distance);

@@ -51,15 +51,6 @@ export const VARIANTS: Record<string, Variant> = {
     tracker: exitAtEntrance,
   },
   reach: { description: 'the reach grows per second missed, not per frame', tracker: reachInTime },
-  'reach-along': {
-    description: "the reach grows over missed frames only along the track's motion",
-    tracker: ({ fps }) => ({ missedReachAlong: true, stillSpeed: 1 / fps }),
-  },
-  'reach-fixed+join': {
-    description: 'the reach does not grow; the count joins pieces over short gaps as it did',
-    tracker: () => ({ missedReach: 0 }),
-    traffic: { joinGrowthPerS: 2.5, joinGrowMaxS: 0.6 },
-  },
   hungarian: {
     description: 'least total cost assignment',
     tracker: () => ({ assignment: 'hungarian' }),
