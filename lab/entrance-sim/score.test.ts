@@ -65,9 +65,12 @@ describe('the fitted noise feed', () => {
       found += bees.filter((b) => dets.some((d) => iou(d.box, b.box) >= 0.5)).length;
       right += dets.filter((d) => bees.some((b) => iou(d.box, b.box) >= 0.5)).length;
     }
-    // 0.11.2 on the hive validation frames: recall 0.86, precision 0.89 (bees).
-    expect(found / truths).toBeGreaterThan(0.8);
-    expect(found / truths).toBeLessThan(0.92);
+    // Misses fitted on the hand-counted runs' labelled frames (experiment 021): 0.11.2 finds
+    // 96.6 % of their bees at IoU 0.3 (94.6 % on its held-out ones), more than its card's
+    // validation recall (0.86 at IoU 0.5); the jitter loses a few more at 0.5 here. Precision:
+    // 0.89 on the hive validation frames (bees).
+    expect(found / truths).toBeGreaterThan(0.88);
+    expect(found / truths).toBeLessThan(0.97);
     expect(right / boxes).toBeGreaterThan(0.82);
     expect(right / boxes).toBeLessThan(0.95);
     expect(FITTED_NOISE.miss).toBeGreaterThan(0);
