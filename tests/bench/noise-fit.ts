@@ -9,15 +9,13 @@
  * display threshold. In the strip: the centre's `entranceSide` is `hive` or `band` (the count's
  * margin). Occluded: IoU over 0.25 with another labelled box (the noise feed's own test). The
  * labels carry no identities, so a bee's next box is the next frame's labelled box with the
- * highest IoU, if >= 0.3. The detector's boxes come from why-missed's cache (tmp/why-missed/),
- * else the clip is analysed (minutes).
+ * highest IoU, if >= 0.3. The detector's boxes come from `cachedRunDetections`
+ * (tmp/run-detections/; the first time, the clips are analysed: minutes).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   buildLabelMap,
-  createEngine,
   DEFAULT_MODEL_PATH,
   loadModelCard,
   readDataset,
@@ -27,7 +25,7 @@ import { iou } from '../../engine/detection/nms.ts';
 import { entranceSide } from '../../engine/traffic/entrance.ts';
 import type { Box, ProductClass } from '../../engine/types.ts';
 import { handCountedRuns, HAND_COUNTED_FPS, HIVE_FRAME } from '../../lab/index.ts';
-import { analyseFrameClip } from '../support/clip-cache.ts';
+import { cachedRunDetections } from '../support/clip-cache.ts';
 import { parseArgs } from './bench-support.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -124,20 +122,8 @@ function follower<T extends { box: Box }>(box: Box, next: readonly T[]): T | und
   return best;
 }
 
-/** The detector's boxes per labelled frame: why-missed's cache, else the clip analysed. */
+/** The detector's boxes per labelled frame (cached, as why-missed reads them). */
 async function detectorFrames(clip: string, images: string[]): Promise<Detection[][]> {
-  const file = path.join(ROOT, 'tmp', 'why-missed', `${clip}.${card.version}.json`);
-  if (existsSync(file)) {
-    const cached = JSON.parse(readFileSync(file, 'utf8')) as {
-      index: number;
-      detections: Detection[];
-    }[];
-    return cached.map((f) => f.detections);
-  }
-  const engine = await createEngine({ threads: 2, limits: { timeoutMs: 1_800_000 } });
-  try {
-    return (await analyseFrameClip(engine, images, HAND_COUNTED_FPS)).map((f) => f.detections);
-  } finally {
-    await engine.detector.close();
-  }
+  const frames = await cachedRunDetections(clip, images, card.version, HAND_COUNTED_FPS);
+  return frames.map((f) => f.detections);
 }

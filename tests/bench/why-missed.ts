@@ -26,15 +26,14 @@
  *   `track, no side change` (a track near the bee that the count reads as no passage: every hit
  *   on one side, or in the margin band, or joined to another that undoes it).
  *
- * The detector's boxes are cached under tmp/why-missed/ (analysing the six clips takes minutes).
+ * The detector's boxes are cached under tmp/run-detections/ (`cachedRunDetections`).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   buildLabelMap,
   countTraffic,
-  createEngine,
   DEFAULT_MODEL_PATH,
   loadModelCard,
   readDataset,
@@ -54,7 +53,7 @@ import {
 } from '../../lab/index.ts';
 import type { HandCountedRun } from '../../lab/index.ts';
 import { VARIANTS } from '../../lab/entrance-sim/index.ts';
-import { analyseFrameClip } from '../support/clip-cache.ts';
+import { cachedRunDetections } from '../support/clip-cache.ts';
 import { parseArgs } from './bench-support.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -341,20 +340,6 @@ function stageOf(
 }
 
 /** The shipped detector's boxes on the run's clip, as `hivesight eval` sees them (cached). */
-async function modelFrames(run: HandCountedRun): Promise<Frames> {
-  const dir = path.join(ROOT, 'tmp', 'why-missed');
-  const file = path.join(dir, `${run.clip}.${card.version}.json`);
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Frames;
-  const engine = await createEngine({ threads: 2, limits: { timeoutMs: 1_800_000 } });
-  try {
-    const frames = (await analyseFrameClip(engine, run.sequence.images, fps)).map((f) => ({
-      index: f.index,
-      detections: f.detections,
-    }));
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(file, JSON.stringify(frames));
-    return frames;
-  } finally {
-    await engine.detector.close();
-  }
+function modelFrames(run: HandCountedRun): Promise<Frames> {
+  return cachedRunDetections(run.clip, run.sequence.images, card.version, fps);
 }

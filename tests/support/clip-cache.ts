@@ -13,9 +13,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { encodeFrameClip, encodePanClip } from '../../lab/index.ts';
-import { DEFAULT_LIMITS, resolveMediaTools } from '../../engine/index.ts';
+import { createEngine, DEFAULT_LIMITS, resolveMediaTools } from '../../engine/index.ts';
 import type {
   AnalysisOutput,
+  Detection,
   Engine,
   MediaInfo,
   MediaLimits,
@@ -146,5 +147,38 @@ export async function analyseFrameClip(
     return (await engine.analyse(clip.file, { sampleFps: fps })).frames;
   } finally {
     await clip.remove();
+  }
+}
+
+/**
+ * `analyseFrameClip` with the shipped engine, its frames kept under tmp/run-detections/ by clip
+ * name and model version: the research scripts (why-missed, noise-fit) read the same six runs
+ * again and again, and analysing them takes minutes. Delete the folder after an engine change
+ * that keeps the model's version.
+ */
+export async function cachedRunDetections(
+  clip: string,
+  images: readonly string[],
+  modelVersion: string,
+  fps: number,
+): Promise<{ index: number; detections: Detection[] }[]> {
+  const dir = path.join(ROOT, 'tmp', 'run-detections');
+  const file = path.join(dir, `${clip}.${modelVersion}.json`);
+  if (existsSync(file)) {
+    return JSON.parse(await fs.readFile(file, 'utf8')) as Awaited<
+      ReturnType<typeof cachedRunDetections>
+    >;
+  }
+  const engine = await createEngine({ threads: 2, limits: { timeoutMs: 1_800_000 } });
+  try {
+    const frames = (await analyseFrameClip(engine, images, fps)).map((f) => ({
+      index: f.index,
+      detections: f.detections,
+    }));
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(file, JSON.stringify(frames));
+    return frames;
+  } finally {
+    await engine.detector.close();
   }
 }
