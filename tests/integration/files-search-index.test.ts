@@ -14,7 +14,9 @@ const INDEX = 'files_search_lowercase_pg_index';
 /** PostgreSQL's plan for `sql`, its lines, with the named planner methods (enable_*) off. */
 async function planLines(
   db: Knex,
-  off: Array<'seqscan' | 'bitmapscan' | 'indexscan' | 'indexonlyscan' | 'sort'>,
+  off: Array<
+    'seqscan' | 'bitmapscan' | 'indexscan' | 'indexonlyscan' | 'sort' | 'incremental_sort'
+  >,
   sql: string,
   bindings: readonly string[],
 ): Promise<string[]> {
@@ -46,12 +48,13 @@ describe.each(DB_KINDS)('search index on %s', (kind) => {
       for (let i = 0; i < 50; i += 1)
         await createFile(t.server, id, { description: `pollen at hive ${i}` });
       await db.raw('VACUUM ANALYZE files');
-      // Tiny tables are cheaper to scan whole, or to sort after any index; the question is
-      // whether the index can serve.
+      // Tiny tables are cheaper to scan whole, or to sort after any index (an incremental sort
+      // after the status_time index costs about the same, so the planner's pick between the two
+      // depends on the statistics of the day); the question is whether the index can serve.
       const plan = (
         await planLines(
           db,
-          ['seqscan', 'bitmapscan', 'sort'],
+          ['seqscan', 'bitmapscan', 'sort', 'incremental_sort'],
           `SELECT id, user_id, ${PG_STORED.search.answerColumns.join(', ')}
            FROM files
            WHERE status_time >= ? AND status_time < ? AND description_lower LIKE lower(?) AND location_lower LIKE lower(?)
