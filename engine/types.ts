@@ -200,6 +200,8 @@ export interface ModelIdentity {
   classes: ProductClass[];
   inputWidth: number;
   inputHeight: number;
+  /** The card's alert scores per class (`thresholds.alert`), where it names any. */
+  alertScores?: Partial<Record<ProductClass, number>>;
 }
 
 export interface AnalysisTiming {

@@ -80,6 +80,17 @@ describe('Detector (shipped model)', () => {
     );
   });
 
+  it("carries the card's alert scores in its identity, where the card names any", async () => {
+    const { card } = await Detector.open(CARD);
+    const { alert: _alert, ...thresholds } = card.thresholds;
+    expect(Detector.fromCard({ ...card, thresholds }).identity.alertScores).toBeUndefined();
+    const alerting = Detector.fromCard({
+      ...card,
+      thresholds: { ...thresholds, alert: { hornet: 0.6 } },
+    });
+    expect(alerting.identity.alertScores).toEqual({ hornet: 0.6 });
+  });
+
   it('sizes inputs to fit inside the nominal size in multiples of the stride', async () => {
     const detector = await Detector.open(CARD);
     expect(detector.inputSizeFor(1920, 1080)).toEqual({ width: 800, height: 448 });

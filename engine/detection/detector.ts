@@ -120,6 +120,7 @@ export class Detector {
       classes: availableClasses(card),
       inputWidth: card.input.width,
       inputHeight: card.input.height,
+      ...(card.thresholds.alert ? { alertScores: card.thresholds.alert } : {}),
     };
   }
 

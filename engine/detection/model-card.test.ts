@@ -62,6 +62,7 @@ describe('loadModelCard', () => {
     expect(byCard.thresholds.perClass).toEqual({ hornet: 0.3 });
     expect(byCard.thresholds.trackScore).toBeUndefined();
     expect(byCard.thresholds.typedNmsIou).toBeUndefined();
+    expect(byCard.thresholds.alert).toBeUndefined();
     expect(availableClasses(byCard)).toEqual(['bee', 'hornet']);
   });
 
@@ -108,6 +109,7 @@ describe('validateModelCard', () => {
         per_class: { moth: 0.2, pollen: 'x' },
         track_score: { bee: 1.5, moth: 0.3 },
         typed_nms_iou: { drone: -0.1 },
+        alert: { hornet: 1.5, moth: 0.9 },
       },
     });
     for (const field of [
@@ -128,6 +130,8 @@ describe('validateModelCard', () => {
       'thresholds.track_score.bee',
       'thresholds.track_score.moth',
       'thresholds.typed_nms_iou.drone',
+      'thresholds.alert.hornet',
+      'thresholds.alert.moth',
     ]) {
       expect(message).toContain(field);
     }

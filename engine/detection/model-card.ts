@@ -310,6 +310,12 @@ const cardFields = obj({
      * where frames get the card's detector alone (no test-time views): `Detector.detect`.
      */
     typed_nms_iou: byClass.optional(),
+    /**
+     * Per class, the score a box needs to count towards an alert that wakes a beekeeper (a hornet
+     * track seen at it on several frames): chosen above every score the class reaches on the
+     * cameras' training frames, so higher than the display threshold, which is tuned for counting.
+     */
+    alert: byClass.optional(),
   }).transform(camel),
   metrics: freeform.optional(),
   training: freeform.optional(),

@@ -57,7 +57,13 @@ export interface StoredSummary {
   framesAnalysed: number;
   sampleFps: number;
   beeCoveragePct: number;
-  model: { name: string; version: string; classes: ProductClass[] };
+  model: {
+    name: string;
+    version: string;
+    classes: ProductClass[];
+    /** The card's alert scores (hornet alerts judge with the model that analysed the file). */
+    alertScores?: Partial<Record<ProductClass, number>>;
+  };
   timing: { decodeMs: number; inferenceMs: number; trackingMs: number; totalMs: number };
   analysedAt: string;
   /** The result's quality grade, reason and signals (absent for results analysed before it). */

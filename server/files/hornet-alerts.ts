@@ -1,6 +1,6 @@
 /**
  * Hornet alerts (decisions.md 4): a Researcher is e-mailed when a processed video shows a hornet
- * that stays: one hornet track hit by a hornet box scored at least HORNET_ALERT_SCORE on at
+ * that stays: one hornet track hit by a hornet box scored at least the alert score on at
  * least HORNET_ALERT_FRAMES sampled frames (one high-scored box on one frame is too often a
  * wasp or a shadow). The e-mail names the time in the clip and links the frame with the
  * highest-scored hornet (the file's preview for results stored without one) and the report. At most one alert per location per hour, none for users who turned alerts off, and
@@ -10,16 +10,17 @@
 import type { AppContext } from '../context.ts';
 import { today } from '../clock.ts';
 import { planFor } from './plans.ts';
-import type { StoredHornetTrack } from './file-row.ts';
+import type { StoredHornetTrack, StoredSummary } from './file-row.ts';
 import { rowSummary } from './file-row.ts';
 import { claimHornetAlert, fileWithOwner } from './hornet-alerts-repository.ts';
 
 /**
- * The score a hornet box needs to count towards an alert. The model card names no alert score
- * (models/hivesight-detector.card.json); its hornet display threshold (0.275) is tuned for
- * counting, not for waking a beekeeper.
+ * The score a hornet box needs to count towards an alert, for results of a model whose card names
+ * none (`thresholds.alert.hornet`, stored with the result as `summary.model.alertScores`): a
+ * card's hornet display threshold is tuned for counting, not for waking a beekeeper. A card's own
+ * alert score wins, since it was chosen for that model's scores.
  */
-export const HORNET_ALERT_SCORE = 0.5;
+export const DEFAULT_HORNET_ALERT_SCORE = 0.5;
 /** Sampled frames a hornet track must be seen on at that score. */
 export const HORNET_ALERT_FRAMES = 3;
 /** At most one alert per location in this window. */
@@ -35,7 +36,7 @@ export interface HornetSighting {
 /** The earliest hornet track that persists above the alert score, or null. */
 export function hornetSighting(
   tracks: readonly StoredHornetTrack[],
-  minScore = HORNET_ALERT_SCORE,
+  minScore = DEFAULT_HORNET_ALERT_SCORE,
   minFrames = HORNET_ALERT_FRAMES,
 ): HornetSighting | null {
   let found: HornetSighting | null = null;
@@ -49,6 +50,11 @@ export function hornetSighting(
   return found;
 }
 
+/** The alert score of the model that analysed the file. */
+export function hornetAlertScore(summary: Pick<StoredSummary, 'model'>): number {
+  return summary.model.alertScores?.hornet ?? DEFAULT_HORNET_ALERT_SCORE;
+}
+
 /** `1:05` style clip time. */
 export function clipTime(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
@@ -58,7 +64,8 @@ export function clipTime(seconds: number): string {
 export async function alertHornets(app: AppContext, fileId: number): Promise<boolean> {
   const row = await fileWithOwner(app.db, fileId);
   if (!row || row.status !== 'PROCESSED' || !row.hornet_alerts) return false;
-  const sighting = hornetSighting(rowSummary(row)?.hornetTracks ?? []);
+  const summary = rowSummary(row);
+  const sighting = summary && hornetSighting(summary.hornetTracks ?? [], hornetAlertScore(summary));
   if (!sighting) return false;
   const userId = Number(row.user_id);
   if (!(await planFor(app.db, userId, today(app.clock))).researcher) return false;

@@ -65,6 +65,7 @@ export function resultColumns(
       name: result.model.name,
       version: result.model.version,
       classes: result.model.classes,
+      ...(result.model.alertScores ? { alertScores: result.model.alertScores } : {}),
     },
     timing: result.timing,
     analysedAt: result.analysedAt,

@@ -14,7 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typed } from '../../server/db.ts';
 import type { FileRow, StoredSummary } from '../../server/files/file-row.ts';
 import { ManualClock } from '../../server/clock.ts';
-import { alertHornets, hornetSighting } from '../../server/files/hornet-alerts.ts';
+import {
+  alertHornets,
+  hornetAlertScore,
+  hornetSighting,
+} from '../../server/files/hornet-alerts.ts';
 import { capturingMailer } from '../support/capture.ts';
 import { engineAvailable } from '../support/engine.ts';
 import {
@@ -72,13 +76,24 @@ describe.each(DB_KINDS)('hornet alerts on %s', (kind) => {
     hornetTracks: unknown[],
     location = 'Apiary North',
     hornetPreviewTimeS?: number,
+    alertScores?: { hornet: number },
   ) =>
     createFile(server, userId, {
       kind: 'video',
       original_name: 'entrance.mp4',
       location,
       counts: counts({ bee: 5, hornet: hornetTracks.length }),
-      summary_json: JSON.stringify({ beeCoveragePct: 1, hornetTracks, hornetPreviewTimeS }),
+      summary_json: JSON.stringify({
+        beeCoveragePct: 1,
+        model: {
+          name: 'hivesight-detector',
+          version: '1',
+          classes: ['bee', 'hornet'],
+          alertScores,
+        },
+        hornetTracks,
+        hornetPreviewTimeS,
+      }),
     });
 
   it.skipIf(!dbAvailable(kind))(
@@ -102,6 +117,26 @@ describe.each(DB_KINDS)('hornet alerts on %s', (kind) => {
       expect(mail.text).toContain(`The clearest hornet frame (1:05): `);
       expect(mail.text).toContain(`/api/files/${seen}/hornet.jpg`);
       expect(mail.text).toContain('on 3 sampled frames (best score 0.90)');
+    },
+  );
+
+  it.skipIf(!dbAvailable(kind))(
+    "judges with the alert score of the model's card that analysed the file",
+    async () => {
+      const researcher = await signedInUser(server);
+      await grantProduct(server, researcher.email, 'Researcher', '2999-12-31');
+      clock.advance(2 * HOUR);
+      mailer.sent.length = 0;
+      const seen = [track(0, [0.6, 0.62, 0.65])];
+      // Above the default 0.5, below this card's 0.7: no alert.
+      const strict = await clip(researcher.id, seen, 'Apiary East', undefined, { hornet: 0.7 });
+      expect(await alertHornets(server.app, strict)).toBe(false);
+      // Below the default, at this card's own lower alert score: an alert.
+      const low = [track(0, [0.4, 0.42, 0.45])];
+      const lenient = await clip(researcher.id, low, 'Apiary East', undefined, { hornet: 0.4 });
+      expect(await alertHornets(server.app, lenient)).toBe(true);
+      expect(mailer.sent).toHaveLength(1);
+      expect(mailer.sent[0]!.text).toContain('on 3 sampled frames (best score 0.45)');
     },
   );
 
@@ -194,7 +229,7 @@ describe.skipIf(!ENGINE.ok || !dbAvailable('sqlite'))('a hornet clip through the
     // The honeybee-only copy leaves the hornet boxes out, so it differs from the full preview.
     expect(stored('honeybee-previews').equals(stored('previews'))).toBe(false);
 
-    const sighting = hornetSighting(summary.hornetTracks ?? []);
+    const sighting = hornetSighting(summary.hornetTracks ?? [], hornetAlertScore(summary));
     // The alert is sent after the results are written: wait for it when one is due.
     if (sighting)
       await expect.poll(() => mailer.sent.length, { timeout: 5_000 }).toBeGreaterThan(0);
