@@ -201,7 +201,7 @@ export async function analyseFile(
   const judge = (frame: RawFrame, detections: Detection[]): number | undefined => {
     pooled.push(...detections);
     if (frames.length + 1 < AUTO_ZOOM_FRAMES) return undefined;
-    const judged = detector.zoomFor(pooled, frame.width, media.width, kind);
+    const judged = detector.zoomFor(pooled, frame.width, media.width, media.height, kind);
     return judged ?? (frame.timeS >= AUTO_ZOOM_WITHIN_S ? 1 : undefined);
   };
   if (media.kind === 'image') {
@@ -258,7 +258,7 @@ export async function analyseFile(
     }
     if (!restart && zoom === undefined) {
       // A video shorter than AUTO_ZOOM_FRAMES frames is judged on all of them.
-      zoom = detector.zoomFor(pooled, size.width, media.width, kind) ?? 1;
+      zoom = detector.zoomFor(pooled, size.width, media.width, media.height, kind) ?? 1;
       restart = zoom !== 1;
     }
     if (!restart) break;

@@ -23,6 +23,7 @@ export interface PictureDetector extends DetailSizer {
     detections: readonly Detection[],
     frameWidth: number,
     sourceWidth: number,
+    sourceHeight: number,
     media?: MediaKind,
   ): number | undefined;
   detect(
@@ -94,7 +95,9 @@ export async function detectPicture(
     return { ...fixed, zoom: options.zoom, decodeMs, inferenceMs };
   }
   const first = await pass(1);
-  const zoom = detector.zoomFor(first.detections, first.frame.width, media.width, media.kind) ?? 1;
+  const zoom =
+    detector.zoomFor(first.detections, first.frame.width, media.width, media.height, media.kind) ??
+    1;
   const result = zoom === 1 ? first : await pass(zoom);
   return { ...result, zoom, decodeMs, inferenceMs };
 }

@@ -127,6 +127,22 @@ describe('Detector (shipped model)', () => {
     expect(() => fixed.inputSizeFor(1920, 1080, 2)).toThrow(RangeError);
   });
 
+  it('judges a zoom only where the input can show it: a small picture is never enlarged', async () => {
+    const detector = await Detector.open(CARD);
+    const autoZoom = detector.card.input.autoZoom!;
+    const bees = (side: number, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        makeDetection('bee', 0.9, { x: i * 100, y: 0, width: side, height: side }),
+      );
+    // Bees half the learnt size (in input pixels) in a 1080p frame: the zoom decodes it larger.
+    const frameWidth = detector.inputSizeFor(1920, 1080).width;
+    const half = (autoZoom.insectPx / 2) * (1920 / frameWidth);
+    expect(detector.zoomFor(bees(half, 8), frameWidth, 1920, 1080)).toBeCloseTo(2, 5);
+    // The same bees in a 640x360 picture, already at its own pixels: nothing to gain.
+    const small = detector.inputSizeFor(640, 360).width;
+    expect(detector.zoomFor(bees(autoZoom.insectPx / 2, 8), small, 640, 360)).toBe(1);
+  });
+
   it('loads the session lazily, once, and returns boxes in source pixels', async () => {
     const counting = countingFactory();
     const detector = await Detector.open(CARD, { createSession: counting.factory, threads: 1 });

@@ -195,12 +195,24 @@ export class Detector {
     detections: readonly Detection[],
     frameWidth: number,
     sourceWidth: number,
+    sourceHeight: number,
     media?: MediaKind,
   ): number | undefined {
     const card = this.card.input.autoZoom;
     if (!card) return undefined;
     const { score, perClass } = this.scoreThresholds(media);
-    return zoomFor(detections, frameWidth / sourceWidth, card, (cls) => perClass[cls] ?? score);
+    const zoom = zoomFor(
+      detections,
+      frameWidth / sourceWidth,
+      card,
+      (cls) => perClass[cls] ?? score,
+    );
+    if (zoom === undefined || zoom === 1) return zoom;
+    // A zoom the input cannot show (a small picture is never enlarged beyond max_upscale) would
+    // decode and detect the same pixels again.
+    const zoomed = this.inputSizeFor(sourceWidth, sourceHeight, zoom);
+    const usual = this.inputSizeFor(sourceWidth, sourceHeight, 1);
+    return zoomed.width === usual.width && zoomed.height === usual.height ? 1 : zoom;
   }
 
   /** Creates the sessions now (they are otherwise created by the first `detect`). */
