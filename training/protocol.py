@@ -7,6 +7,9 @@
    - the hornet score: best hornet F1 on the bees-hornets *training* photos, raised until those
      camera frames show at most 1 false hornet per 100 frames;
    - the alert score: the lowest score at or above it that no camera training frame reaches.
+   Every training frame is decoded as the product decodes it: at the card's auto-zoom
+   (`card.AUTO_ZOOM`), judged on the honeybees at a first choice of the score, then the score is
+   chosen again.
 2. Figures, through `hivesight eval --json` (the product's decode and detector) on: protocol (c),
    the shifted hive validation views; backyard-entrance valid (the second camera's original
    frames); bees-hornets valid; the held-out pollen crops; the plain hive validation frames
@@ -47,14 +50,40 @@ HORNET = 3
 MAX_FALSE_HORNETS_PER_FRAME = 0.01
 
 
-def predict_folder(infer, folder: Path, max_upscale: float = 1.0) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """(scores, classes, gt classes, gt boxes) per image of a YOLO folder, at a low floor."""
+def zoom_for(boxes: np.ndarray, sc: np.ndarray, cls: np.ndarray, score: float, auto_zoom: dict[str, float]) -> float:
+    """The engine's auto-zoom (engine/detection/zoom.ts) for one picture's first pass: boxes in
+    input pixels; 1 where too few honeybees pass `score` or their size is within tolerance."""
+    keep = (cls < HORNET) & (sc >= score)
+    if int(keep.sum()) < auto_zoom["min_insects"]:
+        return 1.0
+    b = boxes[keep]
+    size = float(np.quantile(np.sqrt((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])), auto_zoom["quantile"]))
+    if size <= 0:
+        return 1.0
+    zoom = auto_zoom["insect_px"] / size
+    if 1 / auto_zoom["tolerance"] <= zoom <= auto_zoom["tolerance"]:
+        return 1.0
+    return min(auto_zoom["max"], max(auto_zoom["min"], zoom))
+
+
+def predict_folder(infer, folder: Path, max_upscale: float = 1.0, auto_zoom: dict[str, float] | None = None,
+                   score: float = 0.3) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """(scores, classes, gt classes, gt boxes) per image of a YOLO folder, at a low floor; with
+    `auto_zoom` (the card's), each picture decoded again at the zoom its honeybees at `score` ask
+    for, as the product does."""
     out = []
     for path in sorted((folder / "images").glob("*.jpg")):
         im = Image.open(path).convert("RGB")
-        a, r = letterbox(im, max_upscale)
-        x = np.ascontiguousarray(a.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
-        _, sc, cls = postprocess(infer(x)[0], min_score=0.02)
+
+        def run(zoom: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            a, _ = letterbox(im, max_upscale, zoom)
+            x = np.ascontiguousarray(a.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+            return postprocess(infer(x)[0], min_score=0.02)
+
+        boxes, sc, cls = run(1.0)
+        zoom = zoom_for(boxes, sc, cls, score, auto_zoom) if auto_zoom else 1.0
+        if zoom != 1.0:
+            _, sc, cls = run(zoom)
         gb, gc = read_yolo(folder / "labels" / (path.stem + ".txt"), im.width, im.height)
         out.append((sc, cls, gc, gb))
     return out
@@ -92,21 +121,31 @@ def false_hornets(preds: list, t: float) -> int:
 
 
 def choose_thresholds(onnx: Path, data: Path, views: Path, max_upscale: float = 1.0,
-                      excluded: tuple[str, ...] = ()) -> dict[str, float]:
+                      excluded: tuple[str, ...] = (), auto_zoom: dict[str, float] | None = None) -> dict[str, float]:
     infer = onnx_infer(str(onnx))
     grid = np.round(np.arange(0.1, 0.71, 0.025), 3)
-    hive: list = []
+    folders: list[Path] = []
     if HIVE not in excluded:
         train_views = views / "hive-shifted-train"
         if not train_views.exists():
             build_shifted(data, train_views, split="train", views=1)
-        hive += predict_folder(infer, train_views, max_upscale)
+        folders.append(train_views)
     if BACKYARD not in excluded:
-        hive += predict_folder(infer, data / BACKYARD / "train", max_upscale)
-    if not hive:
+        folders.append(data / BACKYARD / "train")
+    if not folders:
         raise SystemExit("the export trained on no entrance camera: no training frames to choose thresholds on")
+
+    def camera_frames(zoom_card: dict[str, float] | None, at: float) -> list:
+        return [p for f in folders for p in predict_folder(infer, f, max_upscale, zoom_card, at)]
+
+    hive = camera_frames(None, 0.0)
     score, err = honeybee_threshold(hive, grid)
-    bh = predict_folder(infer, data / BH / "train", max_upscale)
+    if auto_zoom:
+        # The product zooms by the honeybees found at the card's score: choose it again on the
+        # frames decoded as the product decodes them at the first choice.
+        hive = camera_frames(auto_zoom, score)
+        score, err = honeybee_threshold(hive, grid)
+    bh = predict_folder(infer, data / BH / "train", max_upscale, auto_zoom, score)
     hornet = hornet_f1_threshold(bh, grid)
     while hornet < 0.95 and false_hornets(hive, hornet) > MAX_FALSE_HORNETS_PER_FRAME * len(hive):
         hornet = round(hornet + 0.025, 3)
@@ -179,7 +218,7 @@ def main() -> None:
     onnx = a.export / a.onnx
     training = json.loads((a.export / "training.json").read_text()) if (a.export / "training.json").exists() else {}
     excluded = tuple(training.get("excluded") or ())
-    thr = choose_thresholds(onnx, a.data, a.views, a.max_upscale, excluded)
+    thr = choose_thresholds(onnx, a.data, a.views, a.max_upscale, excluded, card_mod.AUTO_ZOOM)
     out = a.out or a.export
     draft = card_mod.build(a.export, a.version, thr["score"], thr["hornet"], {})
     draft["thresholds"]["alert"] = {"hornet": thr["alert"]}

@@ -21,7 +21,7 @@ class CardTest(unittest.TestCase):
 
     def test_a_built_card_is_written_and_matches_the_schema(self) -> None:
         card = self.build()
-        card["thresholds"]["alert"] = {"hornet": 0.5}  # training.protocol adds it; the engine ignores it
+        card["thresholds"]["alert"] = {"hornet": 0.5}  # training.protocol adds it
         with tempfile.TemporaryDirectory() as tmp:
             onnx = Path(tmp) / "net.onnx"
             onnx.write_bytes(b"onnx")
@@ -53,6 +53,31 @@ class CardTest(unittest.TestCase):
                         "classes[1]: 'moth' is not valid", "input.width: -1 is less than the minimum of 1",
                         "thresholds.per_class: 'moth' is not one of", "thresholds.per_class.hornet: 1.5 is greater"]:
             self.assertIn(problem, message)
+
+
+class ZoomTest(unittest.TestCase):
+    """protocol.zoom_for, the engine's auto-zoom (engine/detection/zoom.ts) on one first pass."""
+
+    @staticmethod
+    def bees(size: float, n: int, score: float = 0.9) -> tuple:
+        import numpy as np
+        boxes = np.array([[10.0 * i, 0.0, 10.0 * i + size, size] for i in range(n)], np.float32)
+        return boxes, np.full(n, score, np.float32), np.zeros(n, np.int64)
+
+    def test_small_bees_are_zoomed_to_the_learnt_size_within_the_bounds(self) -> None:
+        from .protocol import zoom_for
+        zoom = card_mod.AUTO_ZOOM
+        self.assertAlmostEqual(zoom_for(*self.bees(20.3, 6), 0.3, zoom), 2.0)
+        self.assertEqual(zoom_for(*self.bees(10, 6), 0.3, zoom), zoom["max"])
+        self.assertAlmostEqual(zoom_for(*self.bees(27.0, 6), 0.3, zoom), 40.6 / 27.0)
+
+    def test_bees_near_the_size_or_larger_too_few_or_too_faint_are_left_alone(self) -> None:
+        from .protocol import zoom_for
+        zoom = card_mod.AUTO_ZOOM
+        self.assertEqual(zoom_for(*self.bees(36, 6), 0.3, zoom), 1.0)  # within the tolerance
+        self.assertEqual(zoom_for(*self.bees(90, 6), 0.3, zoom), 1.0)  # never zoomed out (min 1)
+        self.assertEqual(zoom_for(*self.bees(20, 3), 0.3, zoom), 1.0)  # fewer than min_insects
+        self.assertEqual(zoom_for(*self.bees(20, 6, score=0.2), 0.3, zoom), 1.0)  # under the score
 
 
 if __name__ == "__main__":
