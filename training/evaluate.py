@@ -15,10 +15,14 @@ from PIL import Image
 NOMINAL = (1152, 448)
 
 
-def letterbox(im: Image.Image, max_upscale: float = 1.0, zoom: float = 1.0) -> tuple[np.ndarray, float]:
+def letterbox_scale(width: int, height: int, max_upscale: float = 1.0, zoom: float = 1.0) -> float:
     # Enlarged no more than the card's input.max_upscale, like the engine; `zoom` scales the
     # nominal size as the engine's auto-zoom does.
-    r = min(max_upscale, zoom * NOMINAL[0] / im.width, zoom * NOMINAL[1] / im.height)
+    return min(max_upscale, zoom * NOMINAL[0] / width, zoom * NOMINAL[1] / height)
+
+
+def letterbox(im: Image.Image, max_upscale: float = 1.0, zoom: float = 1.0) -> tuple[np.ndarray, float]:
+    r = letterbox_scale(im.width, im.height, max_upscale, zoom)
     w, h = max(1, round(im.width * r)), max(1, round(im.height * r))
     pw, ph = (w + 31) // 32 * 32, (h + 31) // 32 * 32
     canvas = Image.new("RGB", (pw, ph), (114, 114, 114))

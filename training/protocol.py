@@ -41,7 +41,7 @@ from PIL import Image
 
 from . import card as card_mod
 from .data import BACKYARD, BH, HIVE, extra_frames, read_yolo
-from .evaluate import letterbox, onnx_infer, postprocess
+from .evaluate import letterbox, letterbox_scale, onnx_infer, postprocess
 from .make_eval_view import build as build_hive_val, build_crops
 from .shifted_view import build as build_shifted
 
@@ -82,7 +82,8 @@ def predict_folder(infer, folder: Path, max_upscale: float = 1.0, auto_zoom: dic
 
         boxes, sc, cls = run(1.0)
         zoom = zoom_for(boxes, sc, cls, score, auto_zoom) if auto_zoom else 1.0
-        if zoom != 1.0:
+        # As the engine: a zoom the input cannot show (a small picture at max_upscale) is not run again.
+        if letterbox_scale(im.width, im.height, max_upscale, zoom) != letterbox_scale(im.width, im.height, max_upscale):
             _, sc, cls = run(zoom)
         gb, gc = read_yolo(folder / "labels" / (path.stem + ".txt"), im.width, im.height)
         out.append((sc, cls, gc, gb))
