@@ -119,7 +119,7 @@ describe.skipIf(!present)('auto-zoom on a hive frame', () => {
 
     const report = await ev.evaluateDataset(set, {
       predict: ev.createEvalPredictor(zooming),
-      thresholds: zooming.detector.scoreThresholds('image'),
+      thresholds: zooming.detector.scoreThresholds(),
       modelClasses: zooming.detector.identity.classes,
     });
     expect(report.images).toBe(2);

@@ -13,10 +13,9 @@
  *                       pollen-crops-val.txt; the rest is the classifiers' training data)
  *   hive-entrance val as an H.264 clip, read and detected as analyseFile does a video (through
  *   the eval library: the CLI's eval takes pictures): MIN_VIDEO_AP50 and MAX_VIDEO_COUNT_ERROR_PCT
- *   for the fast (default) and thorough video analyses
  *   every fifth hive val frame filmed by a window panning across it (lab/pan.ts) at
- *   240 and 480 px/s, analysed on the fast path: unique honeybees per clip within MAX_PAN_PCT's
- *   error of the labels, and its bias
+ *   240 and 480 px/s: unique honeybees per clip within MAX_PAN_PCT's error of the labels, and
+ *   its bias
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -59,11 +58,8 @@ const MIN_CROP_ACCURACY = 0.95;
 // Just below training/video_frames.ts on 0.11.2: fast AP50 bee 0.846, pollen 0.672, drone
 // 0.472, count error 6.2 % (0.11.0: 0.469, 6.6 %); thorough 0.873, 0.797, 0.722, 6.0 % (the
 // photos' figures).
-const MIN_VIDEO_AP50 = {
-  fast: { bee: 0.83, pollen: 0.6, drone: 0.42 },
-  thorough: { bee: 0.86, pollen: 0.74, drone: 0.66 },
-};
-const MAX_VIDEO_COUNT_ERROR_PCT = { fast: 7.5, thorough: 6.5 };
+const MIN_VIDEO_AP50 = { bee: 0.83, pollen: 0.6, drone: 0.42 };
+const MAX_VIDEO_COUNT_ERROR_PCT = 7.5;
 // Moving footage: every fifth hive val frame filmed by a 1920x1080 window panning across it
 // (lab/pan.ts), on the fast path. Above 0.11.2's unique honeybees per clip against the
 // labels, with the tracker following the scene's shift: at 240 px/s 8.1 % off, bias +1.2 %; at
@@ -230,28 +226,26 @@ describe('model accuracy', { concurrent: true }, () => {
         engine,
       );
       try {
-        for (const analysis of ['fast', 'thorough'] as const) {
-          const predicted = await lab.predictClipFrames(clip, engine, { analysis });
-          expect(predicted).toHaveLength(50);
-          const metrics = ev.evaluateBoxes(
-            predicted.map((p, i) => ({
-              gt: images[i]!.gt,
-              predictions: ev.normalisedPredictions(p),
-            })),
-            {
-              thresholds: engine.detector.scoreThresholds(analysis === 'fast' ? 'video' : 'image'),
-              modelClasses: engine.detector.identity.classes,
-            },
-          );
-          console.info(
-            `hive-entrance val as a clip, ${analysis}: ${JSON.stringify(metrics.classes)} count error ${String(metrics.count_error_pct)} %`,
-          );
-          for (const [cls, min] of Object.entries(MIN_VIDEO_AP50[analysis])) {
-            const ap50 = metrics.classes[cls as keyof typeof metrics.classes]?.ap50;
-            expect(ap50, `${analysis} ${cls}`).toBeGreaterThanOrEqual(min);
-          }
-          expect(metrics.count_error_pct).toBeLessThanOrEqual(MAX_VIDEO_COUNT_ERROR_PCT[analysis]);
+        const predicted = await lab.predictClipFrames(clip, engine);
+        expect(predicted).toHaveLength(50);
+        const metrics = ev.evaluateBoxes(
+          predicted.map((p, i) => ({
+            gt: images[i]!.gt,
+            predictions: ev.normalisedPredictions(p),
+          })),
+          {
+            thresholds: engine.detector.scoreThresholds(),
+            modelClasses: engine.detector.identity.classes,
+          },
+        );
+        console.info(
+          `hive-entrance val as a clip: ${JSON.stringify(metrics.classes)} count error ${String(metrics.count_error_pct)} %`,
+        );
+        for (const [cls, min] of Object.entries(MIN_VIDEO_AP50)) {
+          const ap50 = metrics.classes[cls as keyof typeof metrics.classes]?.ap50;
+          expect(ap50, cls).toBeGreaterThanOrEqual(min);
         }
+        expect(metrics.count_error_pct).toBeLessThanOrEqual(MAX_VIDEO_COUNT_ERROR_PCT);
       } finally {
         await clip.remove();
         await engine.detector.close();
@@ -261,7 +255,7 @@ describe('model accuracy', { concurrent: true }, () => {
   );
 
   it.skipIf(!hasModel || !existsSync(HIVE_ENTRANCE) || !existsSync(HIVE_VAL_LIST)).each([240, 480])(
-    'counts the unique honeybees of a scene panning at %i px/s on the video path',
+    'counts the unique honeybees of a scene panning at %i px/s',
     async (speed) => {
       const dataset = await hiveValDataset();
       const engine = await createEngine({ threads: 2 });
@@ -272,14 +266,13 @@ describe('model accuracy', { concurrent: true }, () => {
           const media = await engine.probe(image.path);
           const clip = await cachedPanClip(image.path, media.width, engine, { speed });
           const result = await engine.analyse(clip);
-          expect(result.videoAnalysis).toBe('fast');
           const labels = lab.panLabels(image.gt, media);
           const offsetAt = lab.panOffsets(result, media.width, { speed });
           outcomes.push(lab.scorePanTracks(result.tracks, result.counts, labels, offsetAt));
         }
         const summary = lab.summarisePan(outcomes);
         console.info(
-          `hive-entrance val, clips panning ${speed} px/s (fast): honeybees per clip ${summary.honeybeeErrorPct.toFixed(1)} % ` +
+          `hive-entrance val, clips panning ${speed} px/s: honeybees per clip ${summary.honeybeeErrorPct.toFixed(1)} % ` +
             `(bias ${summary.honeybeeBiasPct.toFixed(1)} %), labelled ${JSON.stringify(summary.labelled)}, ` +
             `counted ${JSON.stringify(summary.counted)}, doubled ${summary.doubled} (${summary.doubledAfter} after the first), ` +
             `on no label ${summary.onNothing}`,
