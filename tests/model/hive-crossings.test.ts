@@ -58,6 +58,7 @@ if (!present) console.warn(`hive-crossings: ${HIVE} (or the model) is absent; sk
  */
 const TOLERANCE = {
   labels: { countErrorPct: 12, precision: 0.62, recall: 0.57 },
+  // TODO(1.0.0 gate): measured with detector 0.11.2; reset just under 1.0.0's figures.
   model: { countErrorPct: 35, precision: 0.8, recall: 0.55 },
 };
 

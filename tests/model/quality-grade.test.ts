@@ -40,6 +40,8 @@ describe.skipIf(!present)('quality grade on a hive frame', () => {
   });
 
   it('grades a training frame good, with a reason, and writes it to the summary CSV', async () => {
+    // TODO(1.0.0 gate): the score bounds in engine/quality/thresholds.ts (scoreRatio, weakShare)
+    // were chosen on detector 0.11's scores (docs/experiments/002); choose them again on 1.0.0's.
     const result = await engine.analyse(FRAME);
     expect(result.quality?.grade, JSON.stringify(result.quality)).toBe('good');
     expect(result.quality?.reason).toMatch(/\.$/);
@@ -51,7 +53,8 @@ describe.skipIf(!present)('quality grade on a hive frame', () => {
     const window = path.join(dir, 'window.jpg');
     await runFfmpeg(['-y', '-i', FRAME, '-vf', 'crop=1280:360:1100:300', '-q:v', '2', window]);
     const result = await engine.analyse(window);
-    expect(result.zoom).toBeLessThan(1);
+    // The shipped card's auto-zoom never zooms out (`input.auto_zoom.min` 1).
+    expect(result.zoom).toBe(1);
     expect(result.quality?.grade, JSON.stringify(result.quality)).toBe('poor');
     expect(result.quality?.reason).toBe(
       'Bees look far larger than in our training footage; counts are likely off.',

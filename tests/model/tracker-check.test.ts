@@ -41,6 +41,7 @@ const present = existsSync(HIVE) && existsSync(MODEL_CARD);
 if (!present) console.warn(`tracker-check: ${HIVE} (or the model) is absent; skipping.`);
 
 const LABEL_GATES = { mota: 0.85, idf1: 0.65, maxFragmentations: 15, tracksVsIds2: [-0.3, 0.15] };
+// TODO(1.0.0 gate): measured with detector 0.11.2; reset just under 1.0.0's figures.
 const MODEL_GATES = { mota: 0.45, idf1: 0.6, countVsIds2: [-0.3, 0.5] };
 
 async function sequences(): Promise<LabelledSequence[]> {
