@@ -13,6 +13,7 @@ import { availableClasses, loadModelCard } from './model-card.ts';
 import type { ModelCard } from './model-card.ts';
 import { nonMaxSuppression } from './nms.ts';
 import { zoomFor } from './zoom.ts';
+import { checkHornetSize } from './hornet-size.ts';
 import { defaultSessionFactory, LazySession, sessionOptions } from './session.ts';
 import type { DetectorSession, SessionFactory } from './session.ts';
 import { fillTensor, makeNormaliser } from './preprocess.ts';
@@ -174,7 +175,7 @@ export class Detector {
     const run = this.queue.then(async () => {
       const candidates = await this.candidates(session, frame, tw, th, this.thresholds(options));
       const found = this.toDetections(candidates, w, h, sourceWidth / w, sourceHeight / h);
-      return this.suppressTyped(found);
+      return this.checkHornets(this.suppressTyped(found));
     });
     this.queue = run.catch(() => undefined);
     return run;
@@ -185,6 +186,19 @@ export class Detector {
    * boxes on the parts of one large insect (a drone) can overlap less than `nms_iou`, and on
    * moving footage each would become a track.
    */
+  /** Hornets no larger than the honeybees beside them, typed as the honeybees they are. */
+  private checkHornets(detections: Detection[]): Detection[] {
+    const check = this.card.thresholds.hornetSize;
+    if (!check) return detections;
+    const { score, perClass } = this.scoreThresholds();
+    return checkHornetSize(
+      detections,
+      check,
+      (cls) => perClass[cls] ?? score,
+      this.card.thresholds.nmsIou,
+    );
+  }
+
   private suppressTyped(detections: Detection[]): Detection[] {
     const own = this.card.thresholds.typedNmsIou;
     return own ? nonMaxSuppression(detections, (cls) => own[cls] ?? 1) : detections;

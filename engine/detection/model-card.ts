@@ -211,6 +211,17 @@ const cardFields = obj({
      * cameras' training frames, so higher than the display threshold, which is tuned for counting.
      */
     alert: byClass.optional(),
+    /**
+     * A hornet is about twice a honeybee's length: on a frame with at least `min_honeybees` shown
+     * honeybees, a box typed hornet smaller than `min_ratio` x their median size is a honeybee
+     * the network mistyped (`hornet-size.ts`).
+     */
+    hornet_size: obj({
+      min_ratio: num(1, 10),
+      min_honeybees: int(1, 10_000),
+    })
+      .transform(camel)
+      .optional(),
   }).transform(camel),
   metrics: freeform.optional(),
   training: freeform.optional(),
