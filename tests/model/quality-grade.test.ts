@@ -40,8 +40,6 @@ describe.skipIf(!present)('quality grade on a hive frame', () => {
   });
 
   it('grades a training frame good, with a reason, and writes it to the summary CSV', async () => {
-    // TODO(1.0.0 gate): the score bounds in engine/quality/thresholds.ts (scoreRatio, weakShare)
-    // were chosen on detector 0.11's scores (docs/experiments/002); choose them again on 1.0.0's.
     const result = await engine.analyse(FRAME);
     expect(result.quality?.grade, JSON.stringify(result.quality)).toBe('good');
     expect(result.quality?.reason).toMatch(/\.$/);
