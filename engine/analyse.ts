@@ -12,11 +12,12 @@ import { probeMedia } from './media/probe.ts';
 import { detectPicture } from './detect-picture.ts';
 import { calibratedThresholds, calibrationNote } from './calibration/calibration.ts';
 import type { Calibration } from './calibration/calibration.ts';
-import { readFrameAt, readFrames } from './media/frames.ts';
+import { readFrameAt } from './media/frames.ts';
 import { insectSize } from './detection/zoom.ts';
 import { frameLook } from './quality/frame-look.ts';
 import type { FrameLook } from './quality/frame-look.ts';
 import { gradeQuality, qualitySignals } from './quality/grade.ts';
+import { frameMedia, readVideoFrames } from './video-frames.ts';
 import type { MediaTools } from './media/tools.ts';
 import { beeCoverage, countFrame, uniqueCounts } from './reports/counts.ts';
 import { previewSize, renderPreview } from './reports/preview.ts';
@@ -31,7 +32,9 @@ import type {
   Detection,
   Entrance,
   FrameResult,
+  MediaKind,
   RawFrame,
+  VideoAnalysis,
 } from './types.ts';
 
 export const DEFAULT_SAMPLE_FPS = 5;
@@ -65,6 +68,8 @@ export interface AnalyseOptions {
    * shipped tracker; `npm run bench:traffic -- --product` asks again.
    */
   entranceFps?: number;
+  /** How video frames are analysed (`VideoAnalysis`; default fast). */
+  videoAnalysis?: VideoAnalysis;
   /**
    * The location's calibration (issue 58): its zoom replaces auto-zoom's judgement and its
    * thresholds the card's honeybee ones; the result names it.
@@ -99,15 +104,21 @@ export async function analyseFile(
 ): Promise<AnalysisOutput> {
   const started = performance.now();
   const sampleFps = options.sampleFps ?? DEFAULT_SAMPLE_FPS;
+  const videoAnalysis = options.videoAnalysis ?? 'fast';
   const { detector, tools, limits } = deps;
   throwIfAborted(options.signal);
 
-  // The onnxruntime session is made while ffprobe and then ffmpeg start, not after the first
+  // The onnxruntime sessions are made while ffprobe and then ffmpeg start, not after the first
   // frame arrives: one after the other they were most of a video's first second (engine/README.md,
   // Warm-up). A failure here is left to the first detect, which tries again and reports it.
-  const warm = () => void detector.load().catch(() => undefined);
+  const warm = (probed: MediaKind) =>
+    void detector
+      .warm(probed === 'video' ? frameMedia(videoAnalysis) : 'image')
+      .catch(() => undefined);
   const media = await probeMedia(file, { tools, limits, onKind: warm });
   const identity = detector.identity;
+  // What each frame is detected as: a picture as a photo, a video's frames by its analysis.
+  const kind = media.kind === 'video' ? frameMedia(videoAnalysis) : 'image';
   const framesTotal =
     media.kind === 'image' ? 1 : Math.max(1, Math.ceil(media.durationS * sampleFps));
 
@@ -115,11 +126,10 @@ export async function analyseFile(
   // that moved counts once the median score of its hits reaches its class's track score, if any.
   const calibration = options.calibration;
   const thresholds = calibration
-    ? calibratedThresholds(detector.scoreThresholds(), calibration.thresholds)
-    : detector.scoreThresholds();
+    ? calibratedThresholds(detector.scoreThresholds(kind), calibration.thresholds)
+    : detector.scoreThresholds(kind);
   const laid = calibration ? { thresholds: thresholds.perClass } : {};
-  const { trackScore } = detector.card.thresholds;
-  const trackerOptions = trackerOptionsFor(sampleFps, thresholds, trackScore);
+  const trackerOptions = trackerOptionsFor(sampleFps, thresholds, detector.trackScores(kind));
   let tracker = new Tracker(trackerOptions);
   // Asked for, traffic is tracked at the entrance rate: the frames between the samples are
   // decoded too and detected on a crop around the entrance (experiment 016). A source with fewer
@@ -134,7 +144,7 @@ export async function analyseFile(
           media,
           sampleFps,
           entranceFps,
-          trackerOptionsFor(entranceFps, thresholds, trackScore),
+          trackerOptionsFor(entranceFps, thresholds, detector.trackScores(kind)),
           learntBeeLengthPx(
             detector.card.input.autoZoom?.insectPx,
             detector.inputSizeFor(media.width, media.height, 1).width / media.width,
@@ -191,7 +201,7 @@ export async function analyseFile(
   const judge = (frame: RawFrame, detections: Detection[]): number | undefined => {
     pooled.push(...detections);
     if (frames.length + 1 < AUTO_ZOOM_FRAMES) return undefined;
-    const judged = detector.zoomFor(pooled, frame.width, media.width, media.height);
+    const judged = detector.zoomFor(pooled, frame.width, media.width, media.height, kind);
     return judged ?? (frame.timeS >= AUTO_ZOOM_WITHIN_S ? 1 : undefined);
   };
   if (media.kind === 'image') {
@@ -209,23 +219,28 @@ export async function analyseFile(
     const size = detector.inputSizeFor(media.width, media.height, zoom ?? 1);
     let restart = false;
     let waitStart = performance.now();
-    for await (const decoded of readFrames(file, media, {
-      tools,
-      limits,
+    for await (const { frame: decoded, detailFrame } of readVideoFrames(file, media, deps, {
       sampleFps: entranceRate?.fps ?? sampleFps,
-      ...size,
+      zoom: zoom ?? 1,
+      analysis: videoAnalysis,
       ...(options.signal ? { signal: options.signal } : {}),
     })) {
       const t0 = performance.now();
       decodeMs += t0 - waitStart;
       if (entranceRate && !entranceRate.isWhole(decoded)) {
-        await entranceRate.crop(decoded, (crop, w, h) => detector.detect(crop, w, h, laid));
+        await entranceRate.crop(decoded, (crop, w, h) =>
+          detector.detect(crop, w, h, { media: kind, ...laid }),
+        );
         inferenceMs += performance.now() - t0;
         waitStart = performance.now();
         continue;
       }
       const frame = entranceRate ? entranceRate.asSample(decoded) : decoded;
-      const detections = await detector.detect(frame, media.width, media.height, laid);
+      const detections = await detector.detect(frame, media.width, media.height, {
+        media: kind,
+        ...laid,
+        ...(detailFrame ? { detailFrame } : {}),
+      });
       const t1 = performance.now();
       inferenceMs += t1 - t0;
       if (zoom === undefined) {
@@ -243,7 +258,7 @@ export async function analyseFile(
     }
     if (!restart && zoom === undefined) {
       // A video shorter than AUTO_ZOOM_FRAMES frames is judged on all of them.
-      zoom = detector.zoomFor(pooled, size.width, media.width, media.height) ?? 1;
+      zoom = detector.zoomFor(pooled, size.width, media.width, media.height, kind) ?? 1;
       restart = zoom !== 1;
     }
     if (!restart) break;
@@ -274,6 +289,7 @@ export async function analyseFile(
     beeCoveragePct,
     model: identity,
     sampleFps: media.kind === 'video' ? sampleFps : 0,
+    ...(media.kind === 'video' ? { videoAnalysis } : {}),
     zoom: zoom ?? 1,
     timing: { decodeMs, inferenceMs, trackingMs, totalMs: performance.now() - started },
     analysedAt: (deps.now?.() ?? new Date()).toISOString(),
@@ -287,7 +303,7 @@ export async function analyseFile(
       tracks,
       sampleFps,
       zoom: result.zoom,
-      sizeRatio: usualSizeRatio(detector, frames, media.width, media.height),
+      sizeRatio: usualSizeRatio(detector, frames, media.width, media.height, kind),
       thresholdFor: (cls) => thresholds.perClass[cls] ?? thresholds.score,
     }),
   );
@@ -367,10 +383,11 @@ function usualSizeRatio(
   frames: readonly FrameResult[],
   width: number,
   height: number,
+  kind: 'image' | 'video',
 ): number | null {
   const card = detector.card.input.autoZoom;
   if (!card) return null;
-  const { score, perClass } = detector.scoreThresholds();
+  const { score, perClass } = detector.scoreThresholds(kind);
   const scale = detector.inputSizeFor(width, height, 1).width / width;
   const size = insectSize(
     frames.flatMap((f) => f.detections),

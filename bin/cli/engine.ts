@@ -23,6 +23,7 @@ export async function openEngine(
     modelPath: flags.model,
     sampleFps: flags.fps,
     threads: flags.threads,
+    videoAnalysis: flags.videoAnalysis,
   });
   return { engine, mod };
 }
