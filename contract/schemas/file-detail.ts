@@ -37,6 +37,8 @@ export const modelIdentity = z.object({
   name: z.string(),
   version: z.string(),
   classes: z.array(productClass),
+  /** The score a box of the class needs to count towards an alert (the card's thresholds.alert). */
+  alertScores: z.partialRecord(productClass, z.number()).optional(),
 });
 
 /** The stored analysis summary as any viewer may read it (no research data). */
