@@ -12,12 +12,11 @@ import { probeMedia } from './media/probe.ts';
 import { detectPicture } from './detect-picture.ts';
 import { calibratedThresholds, calibrationNote } from './calibration/calibration.ts';
 import type { Calibration } from './calibration/calibration.ts';
-import { readFrameAt } from './media/frames.ts';
+import { readFrameAt, readFrames } from './media/frames.ts';
 import { insectSize } from './detection/zoom.ts';
 import { frameLook } from './quality/frame-look.ts';
 import type { FrameLook } from './quality/frame-look.ts';
 import { gradeQuality, qualitySignals } from './quality/grade.ts';
-import { frameMedia, readVideoFrames } from './video-frames.ts';
 import type { MediaTools } from './media/tools.ts';
 import { beeCoverage, countFrame, uniqueCounts } from './reports/counts.ts';
 import { previewSize, renderPreview } from './reports/preview.ts';
@@ -32,9 +31,7 @@ import type {
   Detection,
   Entrance,
   FrameResult,
-  MediaKind,
   RawFrame,
-  VideoAnalysis,
 } from './types.ts';
 
 export const DEFAULT_SAMPLE_FPS = 5;
@@ -68,8 +65,6 @@ export interface AnalyseOptions {
    * shipped tracker; `npm run bench:traffic -- --product` asks again.
    */
   entranceFps?: number;
-  /** How video frames are analysed (`VideoAnalysis`; default fast). */
-  videoAnalysis?: VideoAnalysis;
   /**
    * The location's calibration (issue 58): its zoom replaces auto-zoom's judgement and its
    * thresholds the card's honeybee ones; the result names it.
@@ -104,21 +99,15 @@ export async function analyseFile(
 ): Promise<AnalysisOutput> {
   const started = performance.now();
   const sampleFps = options.sampleFps ?? DEFAULT_SAMPLE_FPS;
-  const videoAnalysis = options.videoAnalysis ?? 'fast';
   const { detector, tools, limits } = deps;
   throwIfAborted(options.signal);
 
-  // The onnxruntime sessions are made while ffprobe and then ffmpeg start, not after the first
+  // The onnxruntime session is made while ffprobe and then ffmpeg start, not after the first
   // frame arrives: one after the other they were most of a video's first second (engine/README.md,
   // Warm-up). A failure here is left to the first detect, which tries again and reports it.
-  const warm = (probed: MediaKind) =>
-    void detector
-      .warm(probed === 'video' ? frameMedia(videoAnalysis) : 'image')
-      .catch(() => undefined);
+  const warm = () => void detector.load().catch(() => undefined);
   const media = await probeMedia(file, { tools, limits, onKind: warm });
   const identity = detector.identity;
-  // What each frame is detected as: a picture as a photo, a video's frames by its analysis.
-  const kind = media.kind === 'video' ? frameMedia(videoAnalysis) : 'image';
   const framesTotal =
     media.kind === 'image' ? 1 : Math.max(1, Math.ceil(media.durationS * sampleFps));
 
@@ -126,10 +115,11 @@ export async function analyseFile(
   // that moved counts once the median score of its hits reaches its class's track score, if any.
   const calibration = options.calibration;
   const thresholds = calibration
-    ? calibratedThresholds(detector.scoreThresholds(kind), calibration.thresholds)
-    : detector.scoreThresholds(kind);
+    ? calibratedThresholds(detector.scoreThresholds(), calibration.thresholds)
+    : detector.scoreThresholds();
   const laid = calibration ? { thresholds: thresholds.perClass } : {};
-  const trackerOptions = trackerOptionsFor(sampleFps, thresholds, detector.trackScores(kind));
+  const { trackScore } = detector.card.thresholds;
+  const trackerOptions = trackerOptionsFor(sampleFps, thresholds, trackScore);
   let tracker = new Tracker(trackerOptions);
   // Asked for, traffic is tracked at the entrance rate: the frames between the samples are
   // decoded too and detected on a crop around the entrance (experiment 016). A source with fewer
@@ -144,7 +134,7 @@ export async function analyseFile(
           media,
           sampleFps,
           entranceFps,
-          trackerOptionsFor(entranceFps, thresholds, detector.trackScores(kind)),
+          trackerOptionsFor(entranceFps, thresholds, trackScore),
           learntBeeLengthPx(
             detector.card.input.autoZoom?.insectPx,
             detector.inputSizeFor(media.width, media.height, 1).width / media.width,
@@ -201,7 +191,7 @@ export async function analyseFile(
   const judge = (frame: RawFrame, detections: Detection[]): number | undefined => {
     pooled.push(...detections);
     if (frames.length + 1 < AUTO_ZOOM_FRAMES) return undefined;
-    const judged = detector.zoomFor(pooled, frame.width, media.width, media.height, kind);
+    const judged = detector.zoomFor(pooled, frame.width, media.width, media.height);
     return judged ?? (frame.timeS >= AUTO_ZOOM_WITHIN_S ? 1 : undefined);
   };
   if (media.kind === 'image') {
@@ -219,28 +209,23 @@ export async function analyseFile(
     const size = detector.inputSizeFor(media.width, media.height, zoom ?? 1);
     let restart = false;
     let waitStart = performance.now();
-    for await (const { frame: decoded, detailFrame } of readVideoFrames(file, media, deps, {
+    for await (const decoded of readFrames(file, media, {
+      tools,
+      limits,
       sampleFps: entranceRate?.fps ?? sampleFps,
-      zoom: zoom ?? 1,
-      analysis: videoAnalysis,
+      ...size,
       ...(options.signal ? { signal: options.signal } : {}),
     })) {
       const t0 = performance.now();
       decodeMs += t0 - waitStart;
       if (entranceRate && !entranceRate.isWhole(decoded)) {
-        await entranceRate.crop(decoded, (crop, w, h) =>
-          detector.detect(crop, w, h, { media: kind, ...laid }),
-        );
+        await entranceRate.crop(decoded, (crop, w, h) => detector.detect(crop, w, h, laid));
         inferenceMs += performance.now() - t0;
         waitStart = performance.now();
         continue;
       }
       const frame = entranceRate ? entranceRate.asSample(decoded) : decoded;
-      const detections = await detector.detect(frame, media.width, media.height, {
-        media: kind,
-        ...laid,
-        ...(detailFrame ? { detailFrame } : {}),
-      });
+      const detections = await detector.detect(frame, media.width, media.height, laid);
       const t1 = performance.now();
       inferenceMs += t1 - t0;
       if (zoom === undefined) {
@@ -258,7 +243,7 @@ export async function analyseFile(
     }
     if (!restart && zoom === undefined) {
       // A video shorter than AUTO_ZOOM_FRAMES frames is judged on all of them.
-      zoom = detector.zoomFor(pooled, size.width, media.width, media.height, kind) ?? 1;
+      zoom = detector.zoomFor(pooled, size.width, media.width, media.height) ?? 1;
       restart = zoom !== 1;
     }
     if (!restart) break;
@@ -289,7 +274,6 @@ export async function analyseFile(
     beeCoveragePct,
     model: identity,
     sampleFps: media.kind === 'video' ? sampleFps : 0,
-    ...(media.kind === 'video' ? { videoAnalysis } : {}),
     zoom: zoom ?? 1,
     timing: { decodeMs, inferenceMs, trackingMs, totalMs: performance.now() - started },
     analysedAt: (deps.now?.() ?? new Date()).toISOString(),
@@ -303,7 +287,7 @@ export async function analyseFile(
       tracks,
       sampleFps,
       zoom: result.zoom,
-      sizeRatio: usualSizeRatio(detector, frames, media.width, media.height, kind),
+      sizeRatio: usualSizeRatio(detector, frames, media.width, media.height),
       thresholdFor: (cls) => thresholds.perClass[cls] ?? thresholds.score,
     }),
   );
@@ -383,11 +367,10 @@ function usualSizeRatio(
   frames: readonly FrameResult[],
   width: number,
   height: number,
-  kind: 'image' | 'video',
 ): number | null {
   const card = detector.card.input.autoZoom;
   if (!card) return null;
-  const { score, perClass } = detector.scoreThresholds(kind);
+  const { score, perClass } = detector.scoreThresholds();
   const scale = detector.inputSizeFor(width, height, 1).width / width;
   const size = insectSize(
     frames.flatMap((f) => f.detections),

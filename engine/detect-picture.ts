@@ -5,15 +5,13 @@
  * `analyseFile` and eval, so both run the production path.
  */
 import { performance } from 'node:perf_hooks';
-import { readDetailFrame } from './detail-frame.ts';
-import type { DetailSizer } from './detail-frame.ts';
 import { readPicture } from './media/frames.ts';
 import type { MediaLimits } from './media/limits.ts';
 import type { MediaTools } from './media/tools.ts';
-import type { Detection, MediaInfo, MediaKind, ProductClass, RawFrame } from './types.ts';
+import type { Detection, MediaInfo, ProductClass, RawFrame } from './types.ts';
 
 /** What a picture pass needs of the detector (the engine's `Detector` satisfies it). */
-export interface PictureDetector extends DetailSizer {
+export interface PictureDetector {
   inputSizeFor(
     sourceWidth: number,
     sourceHeight: number,
@@ -24,18 +22,12 @@ export interface PictureDetector extends DetailSizer {
     frameWidth: number,
     sourceWidth: number,
     sourceHeight: number,
-    media?: MediaKind,
   ): number | undefined;
   detect(
     frame: RawFrame,
     sourceWidth: number,
     sourceHeight: number,
-    options?: {
-      scoreThreshold?: number;
-      thresholds?: Partial<Record<ProductClass, number>>;
-      media?: MediaKind;
-      detailFrame?: RawFrame;
-    },
+    options?: { scoreThreshold?: number; thresholds?: Partial<Record<ProductClass, number>> },
   ): Promise<Detection[]>;
 }
 
@@ -71,7 +63,6 @@ export async function detectPicture(
   let inferenceMs = 0;
   const pass = async (zoom: number): Promise<{ frame: RawFrame; detections: Detection[] }> => {
     const t0 = performance.now();
-    const detailFrame = await readDetailFrame(file, media, deps, signal, zoom);
     const size = detector.inputSizeFor(media.width, media.height, zoom);
     const frame = await readPicture(file, media, {
       tools,
@@ -81,10 +72,8 @@ export async function detectPicture(
     });
     const t1 = performance.now();
     const detections = await detector.detect(frame, media.width, media.height, {
-      media: media.kind,
       ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
       ...(thresholds ? { thresholds } : {}),
-      ...(detailFrame ? { detailFrame } : {}),
     });
     decodeMs += t1 - t0;
     inferenceMs += performance.now() - t1;
@@ -96,8 +85,7 @@ export async function detectPicture(
   }
   const first = await pass(1);
   const zoom =
-    detector.zoomFor(first.detections, first.frame.width, media.width, media.height, media.kind) ??
-    1;
+    detector.zoomFor(first.detections, first.frame.width, media.width, media.height) ?? 1;
   const result = zoom === 1 ? first : await pass(zoom);
   return { ...result, zoom, decodeMs, inferenceMs };
 }

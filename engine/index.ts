@@ -12,7 +12,7 @@ import type { MediaLimits } from './media/limits.ts';
 import { probeMedia } from './media/probe.ts';
 import { resolveMediaTools } from './media/tools.ts';
 import type { MediaTools } from './media/tools.ts';
-import type { MediaInfo, VideoAnalysis } from './types.ts';
+import type { MediaInfo } from './types.ts';
 import { calibrateStills } from './calibration/calibrate.ts';
 import type { CorrectedStill } from './calibration/calibrate.ts';
 import type { Calibration } from './calibration/calibration.ts';
@@ -55,8 +55,6 @@ export interface EngineOptions {
   sampleFps?: number;
   /** onnxruntime intra-op threads. */
   threads?: number;
-  /** How video frames are analysed (`VideoAnalysis`; default fast). */
-  videoAnalysis?: VideoAnalysis;
 }
 
 export interface Engine {
@@ -79,18 +77,13 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     threads: options.threads,
   });
   const sampleFps = options.sampleFps ?? DEFAULT_SAMPLE_FPS;
-  const videoAnalysis = options.videoAnalysis ?? 'fast';
   return {
     detector,
     tools,
     limits,
     probe: (file) => probeMedia(file, { tools, limits }),
     analyse: (file, analyseOptions = {}) =>
-      analyseFile(
-        file,
-        { detector, tools, limits },
-        { sampleFps, videoAnalysis, ...analyseOptions },
-      ),
+      analyseFile(file, { detector, tools, limits }, { sampleFps, ...analyseOptions }),
     calibrate: async (stills, meta) =>
       (await calibrateStills({ detector, tools, limits }, stills, meta)).calibration,
   };

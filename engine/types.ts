@@ -35,15 +35,6 @@ export type ClassCounts = Record<ProductClass, number | null>;
 
 export type MediaKind = 'image' | 'video';
 
-/**
- * How a video's sampled frames are analysed: `fast` by the video path (one pass of the video
- * network, the speed targets), `thorough` by the photos' path, frame by frame (the photo
- * detector with its test-time views, the detail classifier on each frame decoded again larger,
- * the hornet specialist): several times slower, with the photos' accuracy.
- */
-export type VideoAnalysis = 'fast' | 'thorough';
-export const VIDEO_ANALYSES = ['fast', 'thorough'] as const satisfies readonly VideoAnalysis[];
-
 /** What the media probe learned about a file, from its content, never its name. */
 export interface MediaInfo {
   kind: MediaKind;
@@ -258,8 +249,6 @@ export interface AnalysisResult {
   beeCoveragePct: number;
   model: ModelIdentity;
   sampleFps: number;
-  /** How a video's frames were analysed (`VideoAnalysis`); absent for a picture. */
-  videoAnalysis?: VideoAnalysis;
   /**
    * 1, or the auto-zoom the file was detected at: its honeybees were off the size the detector
    * learnt, so it was decoded at this times the usual input size (`detection/zoom.ts`).

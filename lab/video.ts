@@ -1,21 +1,20 @@
 /**
  * Labelled frames of one recording scored as a video: encoded in their order into an H.264 MP4
  * at `fps` (so that sampling at the same rate takes each frame once), read back as
- * `analyseFile` reads a video (`readVideoFrames`), and each frame detected as the analysis
- * names it, at eval's low score floor (for the AP curve). The frames' labels then score it as
+ * `analyseFile` reads a video (`readFrames` at the detector's input size), and each frame
+ * detected at eval's low score floor (for the AP curve). The frames' labels then score it as
  * `hivesight eval` scores photos.
  */
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CorruptMediaError } from '../engine/errors.ts';
+import { readFrames } from '../engine/media/frames.ts';
 import type { MediaLimits } from '../engine/media/limits.ts';
 import { probeMedia } from '../engine/media/probe.ts';
 import { runTool, stderrTail } from '../engine/media/run-tool.ts';
 import type { MediaTools } from '../engine/media/tools.ts';
-import type { MediaInfo, VideoAnalysis } from '../engine/types.ts';
-import { frameMedia, readVideoFrames } from '../engine/video-frames.ts';
-import type { VideoFrameSizer } from '../engine/video-frames.ts';
+import type { MediaInfo } from '../engine/types.ts';
 import type { EvalDetector, PredictedImage } from '../engine/eval/predict.ts';
 import { EVAL_SCORE_THRESHOLD } from '../engine/eval/predict.ts';
 
@@ -68,21 +67,22 @@ export async function encodeFrameClip(
 /** Each sampled frame's detections at eval's floor, in frame order. */
 export async function predictClipFrames(
   clip: FrameClip,
-  deps: { detector: EvalDetector & VideoFrameSizer; tools: MediaTools; limits: MediaLimits },
-  options: { analysis: VideoAnalysis; zoom?: number },
+  deps: { detector: EvalDetector; tools: MediaTools; limits: MediaLimits },
+  options: { zoom?: number } = {},
 ): Promise<PredictedImage[]> {
   const { media, fps } = clip;
+  const { detector, tools, limits } = deps;
   const zoom = options.zoom ?? 1;
+  const size = detector.inputSizeFor(media.width, media.height, zoom);
   const predicted: PredictedImage[] = [];
-  for await (const { frame, detailFrame } of readVideoFrames(clip.file, media, deps, {
+  for await (const frame of readFrames(clip.file, media, {
+    tools,
+    limits,
     sampleFps: fps,
-    zoom,
-    analysis: options.analysis,
+    ...size,
   })) {
-    const detections = await deps.detector.detect(frame, media.width, media.height, {
-      media: frameMedia(options.analysis),
+    const detections = await detector.detect(frame, media.width, media.height, {
       scoreThreshold: EVAL_SCORE_THRESHOLD,
-      ...(detailFrame ? { detailFrame } : {}),
     });
     predicted.push({ detections, width: media.width, height: media.height, zoom });
   }

@@ -23,7 +23,6 @@ describe('loadConfig', () => {
       adminEmail: null,
       model: null,
       fps: 5,
-      videoAnalysis: 'fast',
       workerConcurrency: 1,
       jobLeaseSeconds: 300,
       jobMaxAttempts: 3,
@@ -51,7 +50,6 @@ describe('loadConfig', () => {
       ADMIN_PASSWORD: 'long-enough',
       HIVESIGHT_MODEL: 'models/x.json',
       HIVESIGHT_FPS: '2.5',
-      HIVESIGHT_VIDEO_ANALYSIS: 'thorough',
       WORKER_CONCURRENCY: '0',
       TRUST_PROXY: 'yes',
       MEDIA_TIMEOUT_SECONDS: '30',
@@ -78,7 +76,6 @@ describe('loadConfig', () => {
     expect(c.sessionIdleDays).toBe(1.5);
     expect(c.adminEmail).toBe('boss@bees.example.org');
     expect(c.fps).toBe(2.5);
-    expect(c.videoAnalysis).toBe('thorough');
     expect(c.workerConcurrency).toBe(0);
     expect(c.trustProxy).toBe(true);
     expect(c.model).toBe('models/x.json');
@@ -100,7 +97,6 @@ describe('loadConfig', () => {
         TRUST_PROXY: 'maybe',
         ADMIN_EMAIL: 'nope',
         SQLITE_READ_CONNECTIONS: '0',
-        HIVESIGHT_VIDEO_ANALYSIS: 'slow',
       });
     } catch (err) {
       error = err;
@@ -112,7 +108,6 @@ describe('loadConfig', () => {
         'ADMIN_EMAIL',
         'ADMIN_PASSWORD',
         'DATABASE_URL',
-        'HIVESIGHT_VIDEO_ANALYSIS',
         'PORT',
         'PUBLIC_URL',
         'SESSION_IDLE_DAYS',

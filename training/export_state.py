@@ -1,5 +1,6 @@
-"""Export the fp16 averaged weights that `device_run.sh` brings back when no ONNX could (a run
-stopped at its timeout, or an ONNX over the 16 MiB a returned file may hold).
+"""Export a run's fp16 averaged weights as they stand: those `device_run.sh` brings back when no
+ONNX could (a run stopped at its timeout, or an ONNX over the 16 MiB a returned file may hold),
+or the committed `training/weights/RUN.pt` of a run still going.
 
     python -m training.export_state --state RUN-ema-fp16.pt --out training/runs/RUN-export
 
@@ -26,7 +27,7 @@ def main() -> None:
     net = LiteDetector(imagenet=False)
     net.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in ck["ema"].items()}, strict=True)
     export(net, a.out, {"command": ck["command"], "steps": ck["step"], "train_minutes": round(ck["wall_s"] / 60, 1),
-                        "hardware": ck["hardware"], "weights": "fp16 average from device_run.sh"})
+                        "hardware": ck["hardware"], "weights": f"fp16 average from {a.state.name}"})
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ export async function openEngine(
     modelPath: flags.model,
     sampleFps: flags.fps,
     threads: flags.threads,
-    videoAnalysis: flags.videoAnalysis,
   });
   return { engine, mod };
 }

@@ -1,13 +1,9 @@
 /**
  * Options shared by commands, bound to environment variables (`--model` HIVESIGHT_MODEL,
- * `--fps` HIVESIGHT_FPS, `--threads` HIVESIGHT_THREADS, `--video-analysis`
- * HIVESIGHT_VIDEO_ANALYSIS) and validated on parse, so a bad value is a usage error (exit 2)
- * before any work starts.
+ * `--fps` HIVESIGHT_FPS, `--threads` HIVESIGHT_THREADS) and validated on parse, so a bad value
+ * is a usage error (exit 2) before any work starts.
  */
 import { InvalidArgumentError, Option } from 'commander';
-// types.ts alone, not the engine's index: --help and usage errors never load onnxruntime.
-import { VIDEO_ANALYSES } from '../../engine/vocabulary.ts';
-import type { VideoAnalysis } from '../../engine/vocabulary.ts';
 
 /** Where analyze and watch write when --out is not given: a folder of its own, here. */
 export const DEFAULT_OUT = './hivesight-results';
@@ -48,17 +44,8 @@ export const threadsOption = () =>
     .env('HIVESIGHT_THREADS')
     .argParser(positiveInteger('--threads', 256));
 
-export const videoAnalysisOption = () =>
-  new Option(
-    '--video-analysis <how>',
-    "fast (default): the video network, one pass a frame; thorough: every analysed frame through the photos' path (their detector, test-time views, detail classifier and hornet specialist), several times slower, with the photos' accuracy",
-  )
-    .choices(VIDEO_ANALYSES)
-    .env('HIVESIGHT_VIDEO_ANALYSIS');
-
 export interface EngineFlags {
   model?: string;
   fps?: number;
   threads?: number;
-  videoAnalysis?: VideoAnalysis;
 }

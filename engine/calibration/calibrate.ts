@@ -60,7 +60,7 @@ export async function calibrateStills(
   }
   const fit = fitCalibration({
     frames,
-    card: detector.scoreThresholds('image'),
+    card: detector.scoreThresholds(),
     autoZoom,
     uncalibrated: uncalibrated.map((p) => p.detections),
     detectionsAt: (i, zoom) =>

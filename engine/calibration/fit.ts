@@ -50,7 +50,7 @@ export interface CalibrationFrame {
 
 export interface FitInput {
   frames: readonly CalibrationFrame[];
-  /** The card's thresholds on these frames' media (`detector.scoreThresholds(media)`). */
+  /** The card's thresholds (`detector.scoreThresholds()`). */
   card: ClassThresholds;
   /** The card's auto-zoom; without one the zoom is left alone (null). */
   autoZoom: AutoZoomCard | undefined;

@@ -7,22 +7,14 @@ import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../errors.ts';
 import { PRODUCT_CLASSES } from '../types.ts';
-import type { Box, ProductClass } from '../types.ts';
 import { makeDetection } from './detection.ts';
 import { Detector } from './detector.ts';
 import { nonMaxSuppression } from './nms.ts';
 import { recordingSessions, syntheticFrame } from './test-support.ts';
 import type { SessionFactory } from './detector.ts';
-import type { ModelCard, SubtypeClassifierCard } from './model-card.ts';
 
 const CARD = path.resolve('models/hivesight-detector.card.json');
 const ONNX = path.resolve('models/hivesight-detector.onnx');
-
-/** A card without `typed_nms_iou`, so that tests of typing and refining see those alone. */
-function untwinned(card: ModelCard): ModelCard {
-  const { typedNmsIou: _twins, ...thresholds } = card.thresholds;
-  return { ...card, thresholds };
-}
 
 function countingFactory(): { factory: SessionFactory; calls: () => number; runs: number[][] } {
   let calls = 0;
@@ -33,34 +25,6 @@ function countingFactory(): { factory: SessionFactory; calls: () => number; runs
     return record(modelPath, options);
   };
   return { factory, calls: () => calls, runs };
-}
-
-/**
- * Real sessions, except the one for the model file ending in `file`, which answers `row` for
- * every crop as its output `output` and records the dims of what it was given in `seen`.
- */
-function withFixedAnswer(
-  file: string,
-  output: string,
-  row: number[],
-  seen: number[][],
-): SessionFactory {
-  return async (modelPath, options) => {
-    const session = await ort.InferenceSession.create(modelPath, options);
-    if (!modelPath.endsWith(file)) return session;
-    return {
-      inputNames: session.inputNames,
-      outputNames: session.outputNames,
-      run: (feeds) => {
-        const dims = [...Object.values(feeds)[0]!.dims];
-        seen.push(dims);
-        const n = dims[0]!;
-        const data = Float32Array.from({ length: n * row.length }, (_, i) => row[i % row.length]!);
-        return Promise.resolve({ [output]: new ort.Tensor('float32', data, [n, row.length]) });
-      },
-      release: () => session.release(),
-    };
-  };
 }
 
 describe('Detector (shipped model)', () => {
@@ -158,11 +122,8 @@ describe('Detector (shipped model)', () => {
     await detector.detect({ ...frame, index: 1 }, source.width, source.height, {
       scoreThreshold: 0.01,
     });
-    // One detector session and, for the shipped card, one subtype classifier session and one box
-    // refiner session (at 0.01 the drawn frame has a hornet or two for it to redraw).
-    const { subtypeClassifier, boxRefiner } = detector.card;
-    expect(counting.calls()).toBe(1 + (subtypeClassifier ? 1 : 0) + (boxRefiner ? 1 : 0));
-    expect(counting.runs.filter((dims) => dims[1] === 3 && dims[2] === 448)).toEqual([
+    expect(counting.calls()).toBe(1);
+    expect(counting.runs).toEqual([
       [1, 3, 448, 800],
       [1, 3, 448, 800],
       [1, 3, 448, 800],
@@ -202,6 +163,27 @@ describe('Detector (shipped model)', () => {
     await detector.close();
   });
 
+  it("suppresses a class's weaker twins again at its typed_nms_iou", async () => {
+    const { card } = await Detector.open(CARD);
+    const { typedNmsIou: _own, ...thresholds } = card.thresholds;
+    const frame = syntheticFrame(960, 544);
+    // At the eval floor, where boxes on one insect abound.
+    const low = { scoreThreshold: 0.01 };
+    const plain = Detector.fromCard({ ...card, thresholds }, { threads: 1 });
+    const all = await plain.detect(frame, 960, 544, low);
+    const ofClass = (cls: string) => all.filter((d) => d.cls === cls).length;
+    const cls = [...new Set(all.map((d) => d.cls))].sort((a, b) => ofClass(b) - ofClass(a))[0]!;
+    const own = Detector.fromCard(
+      { ...card, thresholds: { ...thresholds, typedNmsIou: { [cls]: 0.05 } } },
+      { threads: 1 },
+    );
+    const kept = await own.detect(frame, 960, 544, low);
+    expect(kept).toEqual(nonMaxSuppression(all, (c) => (c === cls ? 0.05 : 1)));
+    expect(kept.filter((d) => d.cls === cls).length).toBeLessThan(ofClass(cls));
+    expect(kept.filter((d) => d.cls !== cls)).toEqual(all.filter((d) => d.cls !== cls));
+    await Promise.all([plain.close(), own.close()]);
+  });
+
   it('refuses frames whose bytes do not match their size', async () => {
     const detector = await Detector.open(CARD);
     const frame = { index: 0, timeS: 0, width: 10, height: 10, data: new Uint8Array(10) };
@@ -223,329 +205,5 @@ describe('Detector (shipped model)', () => {
     await expect(detector.load()).rejects.toThrow(ModelError);
     await expect(detector.load()).rejects.toThrow(/input\.name "pixels"/);
     expect(calls).toBe(2);
-  });
-});
-
-describe('Detector.warm', () => {
-  /** The model files a detector opens sessions of, in the order it opens them. */
-  const opening =
-    (opened: string[]): SessionFactory =>
-    (p, o) => {
-      opened.push(path.basename(p));
-      return ort.InferenceSession.create(p, o);
-    };
-
-  it('opens, ahead of the first frame, the sessions a frame of that media may use, and no other', async () => {
-    const opened = async (media: 'video' | 'image') => {
-      const warmed: string[] = [];
-      const early = await Detector.open(CARD, { createSession: opening(warmed) });
-      await early.warm(media);
-      const used: string[] = [];
-      const late = await Detector.open(CARD, { createSession: opening(used) });
-      const frame = syntheticFrame(640, 480);
-      expect(await late.detect(frame, 640, 480, { media })).not.toHaveLength(0);
-      // Warm, the first frame opens nothing more.
-      const before = warmed.length;
-      await early.detect(frame, 640, 480, { media });
-      expect(warmed).toHaveLength(before);
-      await Promise.all([early.close(), late.close()]);
-      return { warmed: new Set(warmed), used: new Set(used) };
-    };
-    const video = await opened('video');
-    const image = await opened('image');
-    for (const { warmed, used } of [video, image]) {
-      for (const model of used) expect(warmed).toContain(model);
-    }
-    // Each media's own detector only: a video never opens the photos' networks, nor a photo the
-    // video network.
-    expect(video.warmed).not.toContain('hivesight-detector-photo.onnx');
-    expect(image.warmed).not.toContain('hivesight-detector.onnx');
-  });
-});
-
-describe('Detector with a subtype classifier', () => {
-  /**
-   * The real detector; the classifier session answers the same row for every crop: `types` in
-   * the card's type order and, where the card has one, `none` in its "not a honeybee" column.
-   */
-  function withFixedTypes(
-    sc: SubtypeClassifierCard,
-    types: number[],
-    seen: number[][],
-    none = 0,
-  ): SessionFactory {
-    const row = new Array<number>(sc.columns).fill(0);
-    sc.typeColumns.forEach((column, j) => (row[column] = types[j]!));
-    if (sc.noneColumn !== null) row[sc.noneColumn] = none;
-    return withFixedAnswer('hivesight-beetype.onnx', 'types', row, seen);
-  }
-
-  /** The shipped card with the classifier alone deciding (no blend with the detector's split). */
-  async function classifierOnly(): Promise<
-    ModelCard & { subtypeClassifier: SubtypeClassifierCard }
-  > {
-    const shipped = await Detector.open(CARD);
-    const sc = { ...shipped.card.subtypeClassifier!, detectorWeights: [0, 0, 0] };
-    return { ...untwinned(shipped.card), subtypeClassifier: sc };
-  }
-
-  it('ships a classifier for worker, pollen and drone', async () => {
-    const detector = await Detector.open(CARD);
-    expect(detector.card.subtypeClassifier?.classes).toEqual(['bee', 'pollen', 'drone']);
-    expect(detector.card.subtypeClassifier?.input.size).toBe(48);
-  });
-
-  it("gives each honeybee the classifier's class, scored by its probability", async () => {
-    const card = await classifierOnly();
-    const sc = card.subtypeClassifier;
-    const frame = syntheticFrame(960, 544);
-    const plain = Detector.fromCard({ ...card, subtypeClassifier: undefined }, { threads: 1 });
-    const honeybees = (await plain.detect(frame, 960, 544, { scoreThreshold: 0.01 })).filter(
-      (d) => d.cls !== 'hornet',
-    );
-    expect(honeybees.length).toBeGreaterThan(0);
-
-    const seen: number[][] = [];
-    const allPollen = Detector.fromCard(card, {
-      threads: 1,
-      createSession: withFixedTypes(sc, [0, 1, 0], seen),
-    });
-    const typed = await allPollen.detect(frame, 960, 544, { scoreThreshold: 0.01 });
-    const pollen = typed.filter((d) => d.cls !== 'hornet');
-    expect(pollen.length).toBeGreaterThan(0);
-    expect(pollen.every((d) => d.cls === 'pollen')).toBe(true);
-    expect(seen).toEqual([[pollen.length, 3, 48, 48]]);
-    // Scores are summed honeybee scores: at least the best single-class score at that place.
-    expect(Math.max(...pollen.map((d) => d.score))).toBeGreaterThanOrEqual(
-      Math.max(...honeybees.map((d) => d.score)) - 1e-6,
-    );
-
-    const halves = Detector.fromCard(card, {
-      threads: 1,
-      createSession: withFixedTypes(sc, [0.2, 0.3, 0.5], []),
-    });
-    const drones = (await halves.detect(frame, 960, 544, { scoreThreshold: 0.01 })).filter(
-      (d) => d.cls !== 'hornet',
-    );
-    expect(drones.every((d) => d.cls === 'drone')).toBe(true);
-    const byBox = new Map(pollen.map((d) => [JSON.stringify(d.box), d.score]));
-    for (const d of drones) expect(d.score).toBeCloseTo(0.5 * byBox.get(JSON.stringify(d.box))!, 5);
-    // Below the threshold after the split: dropped.
-    expect(drones.length).toBe(pollen.filter((d) => 0.5 * d.score >= 0.01).length);
-    await Promise.all([plain.close(), allPollen.close(), halves.close()]);
-  });
-
-  it("scales a honeybee down by the classifier's belief that it is none", async () => {
-    const card = await classifierOnly();
-    const sc = { ...card.subtypeClassifier, typeColumns: [0, 1, 2], noneColumn: 3, columns: 4 };
-    const frame = syntheticFrame(960, 544);
-    const detect = async (none: number) => {
-      const detector = Detector.fromCard(
-        { ...card, subtypeClassifier: sc },
-        { threads: 1, createSession: withFixedTypes(sc, [0, 1, 0], [], none) },
-      );
-      const dets = await detector.detect(frame, 960, 544, { scoreThreshold: 0.01 });
-      await detector.close();
-      return dets.filter((d) => d.cls !== 'hornet');
-    };
-    const sure = await detect(0);
-    const doubtful = await detect(0.75);
-    const byBox = new Map(sure.map((d) => [JSON.stringify(d.box), d.score]));
-    expect(doubtful.length).toBeGreaterThan(0);
-    expect(doubtful.length).toBeLessThanOrEqual(sure.length);
-    for (const d of doubtful) {
-      expect(d.cls).toBe('pollen');
-      expect(d.score).toBeCloseTo(0.25 * byBox.get(JSON.stringify(d.box))!, 5);
-    }
-  });
-
-  it("suppresses typed twins at the class's typed_nms_iou, on frames without test-time views", async () => {
-    const card = await classifierOnly();
-    const sc = card.subtypeClassifier;
-    const frame = syntheticFrame(960, 544);
-    // Every honeybee typed drone, at the low eval floor where boxes on one insect abound.
-    const detector = (thresholds: ModelCard['thresholds'], tta = card.testTimeAugmentation) =>
-      Detector.fromCard(
-        { ...card, thresholds, testTimeAugmentation: tta },
-        { threads: 1, createSession: withFixedTypes(sc, [0, 0, 1], []) },
-      );
-    const plain = detector(card.thresholds);
-    const own = detector({ ...card.thresholds, typedNmsIou: { drone: 0.05 } });
-    const video = { scoreThreshold: 0.01, media: 'video' as const };
-    const all = await plain.detect(frame, 960, 544, video);
-    const kept = await own.detect(frame, 960, 544, video);
-    const drones = (ds: typeof all) => ds.filter((d) => d.cls === 'drone');
-    expect(kept).toEqual(nonMaxSuppression(all, (cls) => (cls === 'drone' ? 0.05 : 1)));
-    expect(drones(kept).length).toBeGreaterThan(0);
-    expect(drones(kept).length).toBeLessThan(drones(all).length);
-    expect(kept.filter((d) => d.cls !== 'drone')).toEqual(all.filter((d) => d.cls !== 'drone'));
-    // Where views run (photos here), their fusion decides: no second suppression, though the
-    // fused boxes hold same-class twins it would take.
-    const views = card.testTimeAugmentation;
-    const photo = { scoreThreshold: 0.01, media: 'image' as const };
-    const everyClass = { bee: 0.05, pollen: 0.05, drone: 0.05 };
-    const withViews = detector({ ...card.thresholds, typedNmsIou: everyClass }, views);
-    const withoutOwn = detector(card.thresholds, views);
-    const fused = await withoutOwn.detect(frame, 960, 544, photo);
-    expect(fused.length).toBeGreaterThan(nonMaxSuppression(fused, 0.05).length);
-    expect(await withViews.detect(frame, 960, 544, photo)).toEqual(fused);
-    await Promise.all([plain, own, withViews, withoutOwn].map((d) => d.close()));
-  });
-
-  it('types at most max_crops honeybees per frame, the best ones', async () => {
-    const base = await Detector.open(CARD);
-    const seen: number[][] = [];
-    const sc = { ...base.card.subtypeClassifier!, maxCrops: 2 };
-    const detector = Detector.fromCard(
-      { ...base.card, subtypeClassifier: sc },
-      { threads: 1, createSession: withFixedTypes(sc, [1, 0, 0], seen) },
-    );
-    const dets = await detector.detect(syntheticFrame(960, 544), 960, 544, {
-      scoreThreshold: 0.01,
-    });
-    expect(dets.filter((d) => d.cls !== 'hornet').length).toBeLessThanOrEqual(2);
-    expect(seen).toEqual([[2, 3, 48, 48]]);
-    await detector.close();
-  });
-});
-
-describe('Detector with a box refiner', () => {
-  /** The real detector; the refiner session answers `row` for every crop and records its input. */
-  const withFixedRefiner = (row: number[], seen: number[][]) =>
-    withFixedAnswer('hivesight-refiner.onnx', 'boxes', row, seen);
-
-  /**
-   * The shipped card without the subtype classifier, so boxes and classes are the detector's,
-   * with the refiner redrawing `classes` (default: every class).
-   */
-  async function refinerOnly(maxCrops?: number, classes?: ProductClass[]): Promise<ModelCard> {
-    const shipped = await Detector.open(CARD);
-    const refiner = shipped.card.boxRefiner!;
-    return {
-      ...untwinned(shipped.card),
-      subtypeClassifier: undefined,
-      boxRefiner: {
-        ...refiner,
-        maxCrops: maxCrops ?? refiner.maxCrops,
-        classes: classes ?? ['bee', 'pollen', 'drone', 'hornet'],
-      },
-    };
-  }
-
-  const key = (b: Box) => [b.x, b.y, b.width, b.height].map((v) => v.toFixed(3)).join(',');
-
-  it('ships a refiner for hornets that reads 64 px crops of twice the box', async () => {
-    const detector = await Detector.open(CARD);
-    expect(detector.card.boxRefiner?.input).toMatchObject({ size: 64, context: 2, crop: 'box' });
-    expect(detector.card.boxRefiner?.classes).toEqual(['hornet']);
-  });
-
-  it("redraws every detection's box from its crop, in source pixels, then suppresses again", async () => {
-    const card = await refinerOnly();
-    const frame = syntheticFrame(960, 544);
-    const plain = Detector.fromCard({ ...card, boxRefiner: undefined }, { threads: 1 });
-    const found = await plain.detect(frame, 1920, 1088, { scoreThreshold: 0.01 });
-    expect(found.length).toBeGreaterThan(1);
-
-    // Every crop answers "the same box, moved right by a fifth of its width".
-    const seen: number[][] = [];
-    const refined = Detector.fromCard(card, {
-      threads: 1,
-      createSession: withFixedRefiner([0.2, 0, 0, 0], seen),
-    });
-    const moved = await refined.detect(frame, 1920, 1088, { scoreThreshold: 0.01 });
-    expect(seen).toEqual([[found.length, 3, 64, 64]]);
-    const expected = new Map<string, { cls: string; score: number }>();
-    for (const d of found) {
-      const x1 = Math.min(1920, d.box.x + 0.2 * d.box.width);
-      const x2 = Math.min(1920, d.box.x + 1.2 * d.box.width);
-      expected.set(key({ ...d.box, x: x1, width: x2 - x1 }), d);
-    }
-    expect(moved.length).toBeGreaterThan(0);
-    expect(moved.length).toBeLessThanOrEqual(found.length);
-    for (const d of moved) {
-      const from = expected.get(key(d.box));
-      expect(from, `refined box ${key(d.box)}`).toBeDefined();
-      expect(d).toMatchObject({ cls: from!.cls, score: from!.score });
-    }
-    await Promise.all([plain.close(), refined.close()]);
-  });
-
-  it('refines at most max_crops detections per frame, the best ones', async () => {
-    const card = await refinerOnly(2);
-    const frame = syntheticFrame(960, 544);
-    const plain = Detector.fromCard({ ...card, boxRefiner: undefined }, { threads: 1 });
-    const found = await plain.detect(frame, 960, 544, { scoreThreshold: 0.01 });
-    expect(found.length).toBeGreaterThan(2);
-    const seen: number[][] = [];
-    const detector = Detector.fromCard(card, {
-      threads: 1,
-      // Half the box, about its centre.
-      createSession: withFixedRefiner([0, 0, Math.log(0.5), Math.log(0.5)], seen),
-    });
-    const dets = await detector.detect(frame, 960, 544, { scoreThreshold: 0.01 });
-    expect(seen).toEqual([[2, 3, 64, 64]]);
-    const shrunk = found.slice(0, 2).map(({ box }) =>
-      key({
-        x: box.x + box.width / 4,
-        y: box.y + box.height / 4,
-        width: box.width / 2,
-        height: box.height / 2,
-      }),
-    );
-    expect(dets.map((d) => key(d.box)).sort()).toEqual(
-      [...shrunk, ...found.slice(2).map((d) => key(d.box))].sort(),
-    );
-    await Promise.all([plain.close(), detector.close()]);
-  });
-
-  it("redraws only the boxes of the refiner's classes", async () => {
-    const card = await refinerOnly(undefined, ['bee']);
-    const frame = syntheticFrame(960, 544);
-    const plain = Detector.fromCard({ ...card, boxRefiner: undefined }, { threads: 1 });
-    const found = await plain.detect(frame, 960, 544, { scoreThreshold: 0.01 });
-    const bees = found.filter((d) => d.cls === 'bee');
-    const others = found.filter((d) => d.cls !== 'bee');
-    expect(bees.length).toBeGreaterThan(0);
-    expect(others.length).toBeGreaterThan(0);
-    const seen: number[][] = [];
-    const detector = Detector.fromCard(card, {
-      threads: 1,
-      createSession: withFixedRefiner([0, 0, Math.log(0.5), Math.log(0.5)], seen),
-    });
-    const dets = await detector.detect(frame, 960, 544, { scoreThreshold: 0.01 });
-    expect(seen).toEqual([[bees.length, 3, 64, 64]]);
-    const kept = new Set(dets.map((d) => `${d.cls} ${key(d.box)}`));
-    for (const d of others) expect(kept.has(`${d.cls} ${key(d.box)}`)).toBe(true);
-    for (const d of bees) expect(kept.has(`bee ${key(d.box)}`)).toBe(false);
-    await Promise.all([plain.close(), detector.close()]);
-  });
-
-  it('suppresses again: grown boxes that now overlap a better one are dropped', async () => {
-    const card = await refinerOnly();
-    const frame = syntheticFrame(960, 544);
-    const plain = Detector.fromCard({ ...card, boxRefiner: undefined }, { threads: 1 });
-    const found = await plain.detect(frame, 960, 544, { scoreThreshold: 0.01 });
-    const detector = Detector.fromCard(card, {
-      threads: 1,
-      // Every box four times as wide and as tall, about its centre.
-      createSession: withFixedRefiner([0, 0, Math.log(4), Math.log(4)], []),
-    });
-    const dets = await detector.detect(frame, 960, 544, { scoreThreshold: 0.01 });
-    const grown = found.map((d) => {
-      const cx = d.box.x + d.box.width / 2;
-      const cy = d.box.y + d.box.height / 2;
-      const x1 = Math.max(0, cx - 2 * d.box.width);
-      const y1 = Math.max(0, cy - 2 * d.box.height);
-      const x2 = Math.min(960, cx + 2 * d.box.width);
-      const y2 = Math.min(544, cy + 2 * d.box.height);
-      return makeDetection(d.cls, d.score, { x: x1, y: y1, width: x2 - x1, height: y2 - y1 });
-    });
-    const expected = nonMaxSuppression(grown, card.thresholds.nmsIou);
-    expect(expected.length).toBeLessThan(found.length);
-    expect(dets.map((d) => `${d.cls} ${key(d.box)}`).sort()).toEqual(
-      expected.map((d) => `${d.cls} ${key(d.box)}`).sort(),
-    );
-    await Promise.all([plain.close(), detector.close()]);
   });
 });

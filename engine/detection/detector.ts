@@ -5,23 +5,19 @@
  */
 import * as ort from 'onnxruntime-node';
 import { ModelError } from '../errors.ts';
-import type { Box, Detection, MediaKind, ModelIdentity, ProductClass, RawFrame } from '../types.ts';
+import type { Box, Detection, ModelIdentity, ProductClass, RawFrame } from '../types.ts';
 import { adapterFor } from './adapters/index.ts';
 import type { Candidates, OutputAdapter } from './adapters/index.ts';
 import { makeDetection } from './detection.ts';
 import { availableClasses, loadModelCard } from './model-card.ts';
-import type { ModelCard, TestTimeAugmentationCard } from './model-card.ts';
+import type { ModelCard } from './model-card.ts';
 import { nonMaxSuppression } from './nms.ts';
 import { zoomFor } from './zoom.ts';
+import { checkHornetSize } from './hornet-size.ts';
 import { defaultSessionFactory, LazySession, sessionOptions } from './session.ts';
 import type { DetectorSession, SessionFactory } from './session.ts';
-import { BoxRefiner } from './box-refiner.ts';
-import type { FrameBox } from './crop-model.ts';
-import { mixTypes, SubtypeClassifier } from './subtype-classifier.ts';
 import { fillTensor, makeNormaliser } from './preprocess.ts';
 import type { Normaliser } from './preprocess.ts';
-import { fuseViews, takeChannels, unviewCandidates, viewFrame } from './test-time.ts';
-import type { View } from './test-time.ts';
 
 export type { DetectorSession, SessionFactory } from './session.ts';
 
@@ -40,16 +36,6 @@ export interface DetectOptions {
    * when also given, wins.
    */
   thresholds?: Partial<Record<ProductClass, number>>;
-  /**
-   * What the frame comes from: the card's test-time views (`test_time_augmentation`) run for
-   * the media it names. Unset: one pass.
-   */
-  media?: MediaKind;
-  /**
-   * The same picture decoded at `detailSizeFor(...)`, for a subtype classifier that crops from
-   * more pixels than the detector sees. Without it such a classifier crops from `frame`.
-   */
-  detailFrame?: RawFrame;
 }
 
 export const DEFAULT_THREADS = 2;
@@ -62,22 +48,7 @@ export class Detector {
   private readonly norm: Normaliser;
   private readonly threads: number;
   private readonly createSession: SessionFactory;
-  /** Re-types honeybees when the card names a subtype classifier. */
-  private readonly subtype: SubtypeClassifier | undefined;
-  /** The classifier the test-time views swap in on their media, when they name one. */
-  private readonly testTimeSubtype: SubtypeClassifier | undefined;
-  /** Redraws detections' boxes when the card names a box refiner. */
-  private readonly refiner: BoxRefiner | undefined;
-  /**
-   * Score channel of each of the classifier's classes, in its order: decoded as one honeybee
-   * score, so a candidate's group score j is the detector's own score for class j.
-   */
-  private readonly mergedChannels: number[] = [];
-  private readonly lazy = new LazySession(() => this.openSession(this.card.modelPath));
-  /** The detector the test-time views run in the card's place on their media, when named. */
-  private readonly testTimeDetector: LazySession | undefined;
-  /** The test-time views' specialist detector and the channels it answers for, when named. */
-  private readonly specialist: { lazy: LazySession; channels: ReadonlySet<number> } | undefined;
+  private readonly lazy = new LazySession(() => this.openSession());
   private buffers = new Map<string, Float32Array>();
   /** Runs detections one at a time: the input buffers are reused. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -96,24 +67,6 @@ export class Detector {
     }
     this.threads = threads;
     this.createSession = options.createSession ?? defaultSessionFactory;
-    if (card.boxRefiner) {
-      this.refiner = new BoxRefiner(card.boxRefiner, threads, this.createSession);
-    }
-    if (card.subtypeClassifier) {
-      this.subtype = new SubtypeClassifier(card.subtypeClassifier, threads, this.createSession);
-      this.mergedChannels = card.subtypeClassifier.classes.map((cls) => card.classes.indexOf(cls));
-    }
-    const swapped = card.testTimeAugmentation?.subtypeClassifier;
-    if (swapped) this.testTimeSubtype = new SubtypeClassifier(swapped, threads, this.createSession);
-    const inPlace = card.testTimeAugmentation?.detector;
-    if (inPlace) this.testTimeDetector = new LazySession(() => this.openSession(inPlace.modelPath));
-    const specialist = card.testTimeAugmentation?.specialist;
-    if (specialist) {
-      this.specialist = {
-        lazy: new LazySession(() => this.openSession(specialist.modelPath)),
-        channels: new Set(specialist.classes.map((cls) => card.classes.indexOf(cls))),
-      };
-    }
     this.identity = {
       name: card.name,
       version: card.version,
@@ -166,27 +119,6 @@ export class Detector {
   }
 
   /**
-   * The size to decode a detail frame of a `media` source at (`DetectOptions.detailFrame`), or
-   * undefined when its subtype classifier crops from the detector's own frame: `input.detail`
-   * x `inputSizeFor(..., zoom)`, never larger than the source.
-   */
-  detailSizeFor(
-    sourceWidth: number,
-    sourceHeight: number,
-    media: MediaKind,
-    zoom = 1,
-  ): { width: number; height: number } | undefined {
-    const detail = this.subtypeFor(media)?.card.detail ?? 1;
-    if (detail <= 1) return undefined;
-    const { width, height } = this.inputSizeFor(sourceWidth, sourceHeight, zoom);
-    const size = {
-      width: Math.min(sourceWidth, width * detail),
-      height: Math.min(sourceHeight, height * detail),
-    };
-    return size.width > width || size.height > height ? size : undefined;
-  }
-
-  /**
    * The zoom to decode a source at again, judged from `detections` found on a `frameWidth` px
    * wide frame of it (`zoom.ts`): 1 where its honeybees are near the size the detector learnt,
    * undefined where too few were found to judge (or the card asks for no auto-zoom).
@@ -196,11 +128,10 @@ export class Detector {
     frameWidth: number,
     sourceWidth: number,
     sourceHeight: number,
-    media?: MediaKind,
   ): number | undefined {
     const card = this.card.input.autoZoom;
     if (!card) return undefined;
-    const { score, perClass } = this.scoreThresholds(media);
+    const { score, perClass } = this.scoreThresholds();
     const zoom = zoomFor(
       detections,
       frameWidth / sourceWidth,
@@ -215,39 +146,17 @@ export class Detector {
     return zoomed.width === usual.width && zoomed.height === usual.height ? 1 : zoom;
   }
 
-  /** Creates the sessions now (they are otherwise created by the first `detect`). */
+  /**
+   * Creates the session now (it is otherwise created by the first `detect`), so a caller can have
+   * it made while ffprobe and ffmpeg start instead of after the first frame.
+   */
   async load(): Promise<void> {
     await this.lazy.get();
-    await this.refiner?.load();
-    await this.subtype?.load();
-    await this.testTimeSubtype?.load();
-    await this.specialist?.lazy.get();
-    await this.testTimeDetector?.get();
-  }
-
-  /**
-   * Creates, side by side, the sessions `detect` on `media` uses (and none it does not), so a
-   * caller can have them made while ffprobe and ffmpeg start instead of after the first frame.
-   */
-  async warm(media: MediaKind): Promise<void> {
-    const testTime = this.testTimeFor(media);
-    const views = testTime?.views ?? ['identity'];
-    await Promise.all([
-      (testTime?.detector ? this.testTimeDetector! : this.lazy).get(),
-      testTime?.specialist ? this.specialist?.lazy.get() : undefined,
-      this.subtypeFor(media)?.load(),
-      views.length === 1 || testTime?.refine !== false ? this.refiner?.load() : undefined,
-    ]);
   }
 
   async close(): Promise<void> {
     this.buffers.clear();
     await this.lazy.release();
-    await this.refiner?.close();
-    await this.subtype?.close();
-    await this.testTimeSubtype?.close();
-    await this.specialist?.lazy.release();
-    await this.testTimeDetector?.release();
   }
 
   async detect(
@@ -256,57 +165,40 @@ export class Detector {
     sourceHeight: number,
     options: DetectOptions = {},
   ): Promise<Detection[]> {
-    checkFrame(frame, 'Frame');
+    checkFrame(frame);
     const { width: w, height: h } = frame;
     if (!(sourceWidth > 0 && sourceHeight > 0)) {
       throw new RangeError(`Invalid source size ${sourceWidth}x${sourceHeight}`);
     }
-    if (options.detailFrame) checkFrame(options.detailFrame, 'Detail frame');
     const { tw, th } = this.paddedSize(w, h);
-    const testTime = this.testTimeFor(options.media);
-    const session = await (testTime?.detector ? this.testTimeDetector! : this.lazy).get();
+    const session = await this.lazy.get();
     const run = this.queue.then(async () => {
-      const thresholds = this.thresholds(options);
-      const views = testTime?.views ?? ['identity'];
-      // A specialist runs on its own views, even beside a single view of the detector's.
-      const candidates =
-        views.length > 1 || testTime?.specialist
-          ? await this.fusedCandidates(session, frame, { thresholds, views })
-          : await this.candidates(session, frame, tw, th, thresholds);
-      const sx = sourceWidth / w;
-      const sy = sourceHeight / h;
-      const source = new Map<Detection, number>();
-      const found = this.toDetections(candidates, w, h, sx, sy, source);
-      // The classifier crops around the detector's own boxes (what it was trained on); the
-      // refiner then redraws the boxes of the classes it was made for.
-      const subtype = this.subtypeFor(options.media);
-      const crops = (subtype && subtype.card.detail > 1 && options.detailFrame) || frame;
-      const typed = subtype
-        ? await this.retype(subtype, crops, found, {
-            sx: sourceWidth / crops.width,
-            sy: sourceHeight / crops.height,
-            thresholds,
-            candidates,
-            source,
-            views: testTime?.cropViews ?? ['identity'],
-          })
-        : found;
-      const refine = views.length === 1 || testTime?.refine !== false;
-      const drawn =
-        this.refiner && refine ? await this.refine(this.refiner, frame, typed, { sx, sy }) : typed;
-      return testTime ? drawn : this.suppressTyped(drawn);
+      const candidates = await this.candidates(session, frame, tw, th, this.thresholds(options));
+      const found = this.toDetections(candidates, w, h, sourceWidth / w, sourceHeight / h);
+      return this.checkHornets(this.suppressTyped(found));
     });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
   /**
-   * Suppresses again, once typed, the classes with an overlap of their own
-   * (`thresholds.typed_nms_iou`), on frames the card's detector sees alone. The honeybees are
-   * suppressed as one class at `nms_iou`, and two boxes on the parts of one large insect that
-   * overlap less are typed, and kept, apart: on moving footage each became a track, and the
-   * default path counted drones a fifth high. Fused test-time views make few such twins.
+   * Suppresses again the classes with an overlap of their own (`thresholds.typed_nms_iou`): two
+   * boxes on the parts of one large insect (a drone) can overlap less than `nms_iou`, and on
+   * moving footage each would become a track.
    */
+  /** Hornets no larger than the honeybees beside them, typed as the honeybees they are. */
+  private checkHornets(detections: Detection[]): Detection[] {
+    const check = this.card.thresholds.hornetSize;
+    if (!check) return detections;
+    const { score, perClass } = this.scoreThresholds();
+    return checkHornetSize(
+      detections,
+      check,
+      (cls) => perClass[cls] ?? score,
+      this.card.thresholds.nmsIou,
+    );
+  }
+
   private suppressTyped(detections: Detection[]): Detection[] {
     const own = this.card.thresholds.typedNmsIou;
     return own ? nonMaxSuppression(detections, (cls) => own[cls] ?? 1) : detections;
@@ -337,82 +229,8 @@ export class Detector {
     }
     return this.adapter.decode(
       { data: output.data as Float32Array, dims: output.dims },
-      {
-        numChannels: this.card.classes.length,
-        channelThresholds: thresholds,
-        mergedChannels: this.mergedChannels,
-      },
+      { numChannels: this.card.classes.length, channelThresholds: thresholds },
     );
-  }
-
-  /** The subtype classifier for `media`: the test-time views' own where they name one. */
-  private subtypeFor(media: MediaKind | undefined): SubtypeClassifier | undefined {
-    return (this.testTimeFor(media) && this.testTimeSubtype) || this.subtype;
-  }
-
-  /** The card's test-time views when they apply to `media`. */
-  private testTimeFor(media: MediaKind | undefined): TestTimeAugmentationCard | undefined {
-    const tta = this.card.testTimeAugmentation;
-    return tta && media && tta.media.includes(media) ? tta : undefined;
-  }
-
-  /**
-   * Every view decoded at the card's floor, mapped back onto the frame and fused; candidates of
-   * the specialist's classes are the specialist's, fused over its own views, when the card
-   * names one.
-   */
-  private async fusedCandidates(
-    session: DetectorSession,
-    frame: RawFrame,
-    at: { thresholds: Float32Array; views: readonly View[] },
-  ): Promise<Candidates> {
-    const { thresholds, views } = at;
-    const tta = this.card.testTimeAugmentation!;
-    const low = thresholds.map((t) => Math.min(t, tta.floor));
-    // The adapter keeps a merged honeybee at the lowest of its channels' thresholds.
-    const merged = this.mergedChannels;
-    const mergedThreshold = Math.min(...merged.map((c) => thresholds[c]!));
-    const thresholdOf = (channel: number) =>
-      merged.length > 0 && channel === merged[0] ? mergedThreshold : thresholds[channel]!;
-    // Each network's candidates are fused only on the channels it answers for: fuseViews skips
-    // a candidate below its threshold, so the other's channels cost no matching.
-    const fuse = (
-      s: DetectorSession,
-      over: readonly View[],
-      answers: (channel: number) => boolean,
-    ) =>
-      this.viewedCandidates(s, frame, over, low).then((decoded) =>
-        fuseViews(decoded, {
-          matchIou: tta.matchIou,
-          thresholdOf: (channel) => (answers(channel) ? thresholdOf(channel) : Infinity),
-          groupSize: merged.length,
-        }),
-      );
-    const specialist = this.specialist;
-    const own = await fuse(session, views, (channel) => !specialist?.channels.has(channel));
-    if (!specialist) return own;
-    const theirs = await fuse(await specialist.lazy.get(), tta.specialist!.views, (channel) =>
-      specialist.channels.has(channel),
-    );
-    return takeChannels(own, theirs, specialist.channels, merged.length);
-  }
-
-  /** Each view's candidates, decoded at `low` and mapped back onto the frame. */
-  private async viewedCandidates(
-    session: DetectorSession,
-    frame: RawFrame,
-    views: readonly View[],
-    low: Float32Array,
-  ): Promise<Candidates[]> {
-    const decoded: Candidates[] = [];
-    for (const view of views) {
-      const seen = viewFrame(frame, view);
-      const { tw, th } = this.paddedSize(seen.width, seen.height);
-      const c = await this.candidates(session, seen, tw, th, low);
-      unviewCandidates(c, view, frame.width, frame.height);
-      decoded.push(c);
-    }
-    return decoded;
   }
 
   /** The model input a `w` x `h` frame is padded to: the next stride multiple, or the fixed size. */
@@ -426,30 +244,16 @@ export class Detector {
   }
 
   /**
-   * The score thresholds `detect` keeps detections at on `media` (eval measures precision,
-   * recall and count error at them): the card's, with the test-time detector's own default
-   * score where it runs in the card's place.
+   * The score thresholds `detect` keeps detections at, the card's (eval measures precision,
+   * recall and count error at them).
    */
-  scoreThresholds(media?: MediaKind): {
-    score: number;
-    perClass: Partial<Record<ProductClass, number>>;
-  } {
+  scoreThresholds(): { score: number; perClass: Partial<Record<ProductClass, number>> } {
     const { score, perClass } = this.card.thresholds;
-    return { score: this.testTimeFor(media)?.detector?.score ?? score, perClass: perClass ?? {} };
-  }
-
-  /**
-   * Per class, the median score a video track that moved needs to count as an insect when its
-   * frames are detected as `media` (the tracker's `countScore`): the card's
-   * `thresholds.track_score` where frames get the card's detector alone, else none (the
-   * test-time views' fused scores have needed none).
-   */
-  trackScores(media?: MediaKind): Partial<Record<ProductClass, number>> | undefined {
-    return this.testTimeFor(media) ? undefined : this.card.thresholds.trackScore;
+    return { score, perClass: perClass ?? {} };
   }
 
   private thresholds(options: DetectOptions): Float32Array {
-    const { score, perClass } = this.scoreThresholds(options.media);
+    const { score, perClass } = this.scoreThresholds();
     const override = options.scoreThreshold;
     if (override !== undefined && !(override >= 0 && override <= 1)) {
       throw new RangeError(`scoreThreshold must be in [0, 1], got ${override}`);
@@ -464,15 +268,8 @@ export class Detector {
     );
   }
 
-  /** Candidates -> source-pixel detections after NMS; `source` maps each to its candidate. */
-  private toDetections(
-    c: Candidates,
-    w: number,
-    h: number,
-    sx: number,
-    sy: number,
-    source: Map<Detection, number>,
-  ): Detection[] {
+  /** Candidates -> source-pixel detections after NMS. */
+  private toDetections(c: Candidates, w: number, h: number, sx: number, sy: number): Detection[] {
     let order = Array.from({ length: c.count }, (_, i) => i);
     if (order.length > MAX_CANDIDATES) {
       order = order.sort((a, b) => c.scores[b]! - c.scores[a]!).slice(0, MAX_CANDIDATES);
@@ -495,99 +292,9 @@ export class Detector {
       );
       const score = Math.min(1, c.scores[i]!);
       if (!box || !Number.isFinite(score)) continue;
-      const detection = makeDetection(cls, score, box);
-      source.set(detection, i);
-      detections.push(detection);
+      detections.push(makeDetection(cls, score, box));
     }
     return nonMaxSuppression(detections, this.card.thresholds.nmsIou);
-  }
-
-  /**
-   * Redraws the boxes of the best `maxCrops` detections of the refiner's classes (the rest keep
-   * the detector's boxes), then suppresses again: two peaks on one insect usually refine onto
-   * the same box.
-   */
-  private async refine(
-    refiner: BoxRefiner,
-    frame: RawFrame,
-    detections: Detection[],
-    at: { sx: number; sy: number },
-  ): Promise<Detection[]> {
-    const { sx, sy } = at;
-    const { width: w, height: h } = frame;
-    const { classes, maxCrops } = refiner.card;
-    const chosen = detections.filter((d) => classes.includes(d.cls)).slice(0, maxCrops);
-    if (chosen.length === 0) return detections;
-    const boxes = await refiner.refine(
-      frame,
-      chosen.map(({ box }) => frameBox(box, sx, sy)),
-    );
-    const redrawn = new Map<Detection, Detection>();
-    chosen.forEach((d, n) => {
-      const box = sourceBox(boxes[n]!, w, h, sx, sy);
-      if (box) redrawn.set(d, makeDetection(d.cls, d.score, box));
-    });
-    return nonMaxSuppression(
-      detections.map((d) => redrawn.get(d) ?? d),
-      this.card.thresholds.nmsIou,
-    );
-  }
-
-  /**
-   * The classifier splits each honeybee's summed score among its classes: the detection takes
-   * the most likely class (the classifier's probabilities, blended with the detector's own
-   * subtype split by the card's `detector_weight`), scored honeybee score x the classifier's
-   * belief that it is a honeybee at all x that class's probability, and is kept when that
-   * reaches the class's threshold. Beyond `maxCrops` honeybees in a frame
-   * (the weakest: detections arrive best first) candidates are dropped rather than left untyped.
-   */
-  private async retype(
-    classifier: SubtypeClassifier,
-    frame: RawFrame,
-    detections: Detection[],
-    at: {
-      sx: number;
-      sy: number;
-      thresholds: Float32Array;
-      candidates: Candidates;
-      source: Map<Detection, number>;
-      views: readonly View[];
-    },
-  ): Promise<Detection[]> {
-    const { sx, sy, thresholds, candidates, source, views } = at;
-    const honeybee = this.card.classes[this.mergedChannels[0]!];
-    const bees = detections.filter((d) => d.cls === honeybee).slice(0, classifier.card.maxCrops);
-    const probs = await classifier.classify(
-      frame,
-      bees.map(({ box }) => frameBox(box, sx, sy)),
-      views,
-    );
-    const { classes, detectorWeights, typeColumns, noneColumn, columns } = classifier.card;
-    const k = classes.length;
-    const own = new Float32Array(k);
-    const types = new Float32Array(k);
-    const out = detections.filter((d) => d.cls !== honeybee);
-    bees.forEach((bee, n) => {
-      const row = probs.subarray(n * columns, (n + 1) * columns);
-      const i = source.get(bee)!;
-      let typeSum = 0;
-      for (let j = 0; j < k; j++) {
-        own[j] = candidates.groupScores![i * k + j]!;
-        types[j] = row[typeColumns[j]!]!;
-        typeSum += types[j]!;
-      }
-      for (let j = 0; j < k; j++) types[j] = typeSum > 0 ? types[j]! / typeSum : 1 / k;
-      const mixed = mixTypes(types, own, detectorWeights);
-      let best = 0;
-      for (let j = 1; j < k; j++) if (mixed[j]! > mixed[best]!) best = j;
-      const cls = classes[best]!;
-      const honeybeeProb = noneColumn === null ? 1 : 1 - row[noneColumn]!;
-      const score = bee.score * honeybeeProb * mixed[best]!;
-      if (score >= thresholds[this.card.classes.indexOf(cls)]!) {
-        out.push(makeDetection(cls, score, bee.box));
-      }
-    });
-    return out.sort((a, b) => b.score - a.score);
   }
 
   private bufferFor(tw: number, th: number): Float32Array {
@@ -602,7 +309,8 @@ export class Detector {
     return buffer;
   }
 
-  private async openSession(modelPath: string): Promise<DetectorSession> {
+  private async openSession(): Promise<DetectorSession> {
+    const { modelPath } = this.card;
     let session: DetectorSession;
     try {
       session = await this.createSession(modelPath, sessionOptions(this.threads));
@@ -625,30 +333,28 @@ export class Detector {
     if (problems.length > 0) {
       await session.release().catch(() => undefined);
       throw new ModelError(
-        `The model card ${this.card.cardPath} does not match the model${modelPath === this.card.modelPath ? '' : ` ${modelPath}`}: ${problems.join('; ')}.`,
+        `The model card ${this.card.cardPath} does not match the model: ${problems.join('; ')}.`,
       );
     }
     return session;
   }
 }
 
-function checkFrame({ width: w, height: h, data }: RawFrame, what: string): void {
+function checkFrame({ width: w, height: h, data }: RawFrame): void {
   if (
     !(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0) ||
     data.length !== w * h * 3
   ) {
-    throw new RangeError(`${what} ${w}x${h} must carry ${w * h * 3} RGB bytes, got ${data.length}`);
+    throw new RangeError(`Frame ${w}x${h} must carry ${w * h * 3} RGB bytes, got ${data.length}`);
   }
 }
 
-/** A source-pixel box in the pixels of the frame the detector saw. */
-function frameBox(box: Box, sx: number, sy: number): FrameBox {
-  return {
-    x1: box.x / sx,
-    y1: box.y / sy,
-    x2: (box.x + box.width) / sx,
-    y2: (box.y + box.height) / sy,
-  };
+/** A box as corners in the pixels of the frame the detector saw. */
+interface FrameBox {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
 }
 
 /**

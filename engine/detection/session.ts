@@ -1,4 +1,4 @@
-/** The onnxruntime side of a model: what the detector and the subtype classifier need of a session. */
+/** The onnxruntime side of the model: what the detector needs of a session. */
 import * as ort from 'onnxruntime-node';
 
 /** The part of an onnxruntime session the engine uses (a test can wrap the real one). */

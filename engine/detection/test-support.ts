@@ -4,32 +4,20 @@ import * as ort from 'onnxruntime-node';
 import type { RawFrame } from '../types.ts';
 import type { SessionFactory } from './session.ts';
 
-/** Real onnxruntime sessions that call `onRun` with each run's model file and feeds first. */
-export function observedSessions(
-  onRun: (modelPath: string, feeds: Record<string, ort.Tensor>) => void,
-  file?: string,
-): SessionFactory {
+/** Real onnxruntime sessions that record the input dims of every run. */
+export function recordingSessions(runs: number[][]): SessionFactory {
   return async (modelPath, options) => {
     const session = await ort.InferenceSession.create(modelPath, options);
-    if (file !== undefined && !modelPath.endsWith(file)) return session;
     return {
       inputNames: session.inputNames,
       outputNames: session.outputNames,
       run: (feeds) => {
-        onRun(modelPath, feeds);
+        runs.push([...Object.values(feeds)[0]!.dims]);
         return session.run(feeds);
       },
       release: () => session.release(),
     };
   };
-}
-
-/**
- * Real onnxruntime sessions that record the input dims of every run, of every model or only of
- * the model file ending in `file`.
- */
-export function recordingSessions(runs: number[][], file?: string): SessionFactory {
-  return observedSessions((_, feeds) => runs.push([...Object.values(feeds)[0]!.dims]), file);
 }
 
 /** Amber-and-black striped ellipses ("bees") on a greyish-green background, RGB24. */

@@ -134,10 +134,10 @@ export interface DisplayThresholds {
  * the unique counts were 19-24 % under the frames' own (training/README.md). Hornets still
  * need a high score to start: a hornet track sends Researchers an alert.
  *
- * With `trackScores` (the detector's, `Detector.trackScores`), a track of a class named there
+ * With `trackScores` (the card's `thresholds.track_score`), a track of a class named there
  * that moved counts only when the median score of its hits reaches its class's (`countScore`):
- * on a 1920x1080 window panning across the hive validation frames, the one-pass detector's
- * unique honeybees ran 13-15 % high without one (training/README.md).
+ * on a 1920x1080 window panning across the hive validation frames, a detector's unique
+ * honeybees ran 13-15 % high without one (training/README.md).
  */
 export function trackerOptionsFor(
   sampleFps: number,

@@ -48,7 +48,6 @@ export function engineFor(app: { config: Config }): Promise<FileEngine> {
     const options: EngineOptions = {
       modelPath: config.model ?? undefined,
       sampleFps: config.fps,
-      videoAnalysis: config.videoAnalysis,
       limits: {
         maxDurationS: config.maxVideoSeconds,
         timeoutMs: config.mediaTimeoutSeconds * 1000,

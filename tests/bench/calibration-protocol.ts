@@ -173,7 +173,7 @@ async function runCamera(camera: Camera, engine: Engine, cache: DetectionCache) 
   const dataset = (await readDataset(camera.root, buildLabelMap())) as BoxDataset;
   const images = dataset.images.filter((im) => !camera.keep || camera.keep(im.path));
   const detector = engine.detector;
-  const card = detector.scoreThresholds('image');
+  const card = detector.scoreThresholds();
   const autoZoom = detector.card.input.autoZoom;
   const base: Predicted[] = [];
   for (const im of images) base.push(await cache.get(im.path, 'auto'));

@@ -12,13 +12,10 @@
  *   say how busy the others were, CPU time what the analysis costs; the frames/s the cores would
  *   give the analysis alone follows from it, as a bound;
  * - detector-only latency on one frame of the 1920x1080 clip (median of --detect-runs);
- * - the same with the card's test-time views (what a photo gets: one model run per view);
  * - a YOLOv8n-architecture ONNX (random weights, `training/yolov8n_reference.py`) on the same input
  *   size with the same session settings, as a yardstick (skipped when the file is absent);
  * - a 1920x1080 photo (the clip's first frame as JPEG) analysed end to end, median of
  *   --detect-runs (probe and decode by ffprobe / ffmpeg processes included);
- * - one thorough analysis of the clip (`videoAnalysis: 'thorough'`: every sampled frame by the
- *   photos' path), for its cost against the default;
  * - the same warm analysis with an entrance set (the clip's slot along the top) and the entrance
  *   rate asked for (`entranceFps`, experiment 016, off in the product): the frames between the
  *   samples detected on a crop around it (`engine/traffic/entrance-rate.ts`), for its cost;
@@ -28,7 +25,7 @@
  * Targets (issues): full analysis within 3x of the ffmpeg floor, the CLI on the 720p clip within
  * 2x of its floor, >= 20 analysed frames/s, and
  * <= 60 ms per 1920x1080 video frame through onnxruntime-node (detector issue: "so the video
- * targets hold"; a photo's test-time views are reported beside it, a photo being one frame).
+ * targets hold").
  *
  *   node bin/run-ts.mjs tests/bench/engine-bench.ts [--runs 3] [--floor-runs 3]
  *     [--detect-runs 20] [--threads N] [--clip existing.mp4] [--model card.json|folder] [--keep]
@@ -44,7 +41,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createEngine, DEFAULT_SAMPLE_FPS } from '../../engine/index.ts';
 import { ENTRANCE_FPS } from '../../engine/traffic/entrance-rate.ts';
-import type { AnalysisOutput, Engine, Entrance, MediaInfo, MediaKind } from '../../engine/index.ts';
+import type { AnalysisOutput, Engine, Entrance, MediaInfo } from '../../engine/index.ts';
 import * as ort from 'onnxruntime-node';
 import { sessionOptions } from '../../engine/detection/session.ts';
 import { readFrames } from '../../engine/media/frames.ts';
@@ -171,12 +168,7 @@ function figures(
   };
 }
 
-async function detectorLatency(
-  engine: Engine,
-  file: string,
-  info: MediaInfo,
-  media?: MediaKind,
-): Promise<number[]> {
+async function detectorLatency(engine: Engine, file: string, info: MediaInfo): Promise<number[]> {
   const size = engine.detector.inputSizeFor(info.width, info.height);
   let frame;
   for await (const f of readFrames(file, info, {
@@ -190,7 +182,7 @@ async function detectorLatency(
   }
   if (!frame) throw new Error('no frame decoded');
   const one = frame;
-  return timeRuns(() => engine.detector.detect(one, info.width, info.height, { media }), 3);
+  return timeRuns(() => engine.detector.detect(one, info.width, info.height), 3);
 }
 
 /** End-to-end `analyse` of a photo (probe, decode, detect, previews). */
@@ -363,15 +355,10 @@ async function main(): Promise<void> {
     const latencies = await detectorLatency(cold, clip, info);
     const frameSize = cold.detector.inputSizeFor(info.width, info.height);
     const referenceMs = await referenceLatency(REFERENCE, frameSize.width, frameSize.height);
-    const viewLatencies = await detectorLatency(cold, clip, info, 'image');
-    const viewMs = median(viewLatencies);
     const frameMs = median(latencies);
     const photo = path.join(tmp, 'bees-1080p.jpg');
     await runFfmpeg(['-i', clip, '-frames:v', '1', '-q:v', '3', photo]);
     const photoMs = median(await photoLatency(cold, photo));
-    const t0 = performance.now();
-    const thoroughResult = await cold.analyse(clip, { videoAnalysis: 'thorough' });
-    const thorough = figures('thorough', performance.now() - t0, thoroughResult);
     const cli = await cliClipFigures(cold, tmp);
     await cold.detector.close();
 
@@ -433,10 +420,7 @@ async function main(): Promise<void> {
         ['tracking ms/frame', round(median(warm.map((r) => r.trackingMsPerFrame)), 2), ''],
         [`detector-only ms (1 video frame, median of ${DETECT_RUNS})`, round(frameMs, 1), `<= ${TARGET_FRAME_MS}: ${meets(frameMs <= TARGET_FRAME_MS)}`],
         [`YOLOv8n architecture ms, same input (${REFERENCE})`, referenceMs === null ? 'absent' : round(referenceMs, 1), referenceMs === null ? 'make it: .venv/bin/python -m training.yolov8n_reference' : `ours / YOLOv8n ${round(frameMs / referenceMs, 2)}`],
-        [`detector ms with a photo's test-time views (${cold.detector.card.testTimeAugmentation?.views.length ?? 1} runs)`, round(viewMs, 1), ''],
         [`photo 1920x1080 end to end ms (median of ${DETECT_RUNS})`, round(photoMs, 1), ''],
-        ['thorough analysis s (one run)', round(thorough.totalS, 2), `${round(thorough.totalS / warmS, 1)}x the default`],
-        ['thorough ms/frame', round((thorough.totalS * 1000) / thorough.frames, 1), ''],
         [`CLI 720p clip: ffmpeg floor s (median of ${CLI_RUNS})`, round(cli.floorS, 2), cpuText(cli.floor)],
         ['CLI 720p clip: hivesight analyze s, start-up included', round(cli.analyzeS, 2), cpuText(cli.analyze)],
         ['ratio CLI analyze / floor (720p)', round(cli.ratio, 2), `<= ${TARGET_CLI_RATIO}: ${meets(cli.ratio <= TARGET_CLI_RATIO)}`],
@@ -486,10 +470,8 @@ async function main(): Promise<void> {
         max: Math.max(...latencies),
         runs: latencies.map((n) => round(n, 2)),
       },
-      detectorWithViewsMs: { median: viewMs, runs: viewLatencies.map((n) => round(n, 2)) },
       photoEndToEndMs: photoMs,
       yolov8nReferenceMs: referenceMs,
-      thorough,
       cli720p: {
         clip: { width: cli.clip.width, height: cli.clip.height, durationS: cli.clip.durationS },
         floorRuns: cli.floor,

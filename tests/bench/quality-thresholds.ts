@@ -24,7 +24,9 @@
  *      clip's value, never poor alone.
  *    Values are rounded outwards to two significant figures.
  *    Then, as decided after the first run: size at the card's auto-zoom tolerance (uncertain)
- *    and range (poor), brightness at 0.15 / 0.85 (neither raised the shifted views' error).
+ *    and range (poor), brightness at 0.15 / 0.85 (neither raised the shifted views' error); and,
+ *    as decided in experiment 025, sharpness and clipping at the engine's bounds where the
+ *    shifted views' error no longer rises with them.
  * 3. Reports the grades of the training frames and the shifted views and the median count error
  *    per grade, with the chosen thresholds and with those in the engine now.
  */
@@ -230,7 +232,8 @@ function searchBound(
   return undefined;
 }
 
-function select(all: readonly Measured[]): QualityThresholds {
+/** The rule's bounds, and the signals whose shifted views' count error never rose past their tail. */
+function select(all: readonly Measured[]): { byRule: QualityThresholds; noRise: Set<Signal> } {
   const train = all.filter((m) => m.set === 'train');
   const shifted = all.filter((m) => m.set === 'shifted');
   const clips = all.filter((m) => m.set === 'clip');
@@ -240,11 +243,14 @@ function select(all: readonly Measured[]): QualityThresholds {
     `training frames ${train.length} (median count error ${(100 * trainError).toFixed(1)} %), shifted views ${shifted.length} (${(100 * median(shifted.map(countError))).toFixed(1)} %), clips ${clips.length}; uncertain at >= ${(100 * uncertainError).toFixed(1)} %, poor at >= 30 %`,
   );
   const chosen = {} as Record<keyof QualityThresholds, QualityBound>;
+  const noRise = new Set<Signal>();
   for (const signal of Object.keys(SIGNALS) as Signal[]) {
     const { direction, value } = SIGNALS[signal];
     const values = train.map((m) => value(m.signals)).filter((v): v is number => v !== null);
     const tail = values.length ? quantile(values, direction === 'above' ? 0.975 : 0.025) : 0;
-    const uncertain = searchBound(shifted, signal, tail, uncertainError) ?? tail;
+    const found = searchBound(shifted, signal, tail, uncertainError);
+    if (found === undefined) noRise.add(signal);
+    const uncertain = found ?? tail;
     const poor = searchBound(shifted, signal, uncertain, 0.3);
     chosen[signal] = {
       direction,
@@ -263,7 +269,7 @@ function select(all: readonly Measured[]): QualityThresholds {
   console.log(
     `shortTrackShare: training clips ${shares.map((s) => s.toFixed(3)).join(', ') || 'none'}`,
   );
-  return chosen;
+  return { byRule: chosen, noRise };
 }
 
 function report(all: readonly Measured[], thresholds: QualityThresholds, title: string): void {
@@ -292,12 +298,20 @@ function report(all: readonly Measured[], thresholds: QualityThresholds, title: 
 }
 
 /**
- * The decision after the first run (experiment 002): the shifted views' count error rose with
+ * The decisions after the rule's runs. Experiment 002: the shifted views' count error rose with
  * neither size nor brightness, and one clip's training tail is too narrow to stand for every
  * camera, so size is graded at the card's auto-zoom tolerance and range, brightness at fixed
- * extremes; the other signals keep the rule's bounds.
+ * extremes. Experiment 025: a footage signal (sharpness, clipping) whose shifted views no longer
+ * err more past the tail, because the detector copes better, keeps the engine's bound (found
+ * where an earlier detector's error rose) instead of that narrow tail. The model-relative
+ * signals (scores, weak share) and the track signal keep the rule's bounds.
  */
-async function decide(byRule: QualityThresholds): Promise<QualityThresholds> {
+async function decide(
+  byRule: QualityThresholds,
+  noRise: ReadonlySet<Signal>,
+): Promise<QualityThresholds> {
+  const kept = (signal: 'sharpness' | 'clippedShare'): QualityBound =>
+    noRise.has(signal) ? QUALITY_THRESHOLDS[signal] : byRule[signal];
   const card = await loadModelCard(path.resolve(modelPath || DEFAULT_MODEL_PATH));
   const zoom = card.input.autoZoom;
   return {
@@ -311,14 +325,16 @@ async function decide(byRule: QualityThresholds): Promise<QualityThresholds> {
       : byRule.sizeOff,
     darkness: { direction: 'below', uncertain: 0.15 },
     brightness: { direction: 'above', uncertain: 0.85 },
+    sharpness: kept('sharpness'),
+    clippedShare: kept('clippedShare'),
   };
 }
 
 const measured = await measure();
-const byRule = select(measured);
+const { byRule, noRise } = select(measured);
 console.log(`\nthresholds by the rule fixed before the run:\n${JSON.stringify(byRule, null, 2)}`);
 report(measured, byRule, 'grades with the thresholds by the rule');
-const chosen = await decide(byRule);
+const chosen = await decide(byRule, noRise);
 console.log(
   `\nthresholds as decided (engine/quality/thresholds.ts):\n${JSON.stringify(chosen, null, 2)}`,
 );

@@ -106,21 +106,6 @@ describe('usage', { concurrent: true }, () => {
     const badBlock = await hivesight(['eval', 'x', '--block', '0']);
     expect(badBlock.exitCode).toBe(2);
     expect(badBlock.stderr).toMatch(/--block must be a whole number/);
-    const badHow = await hivesight([
-      'analyze',
-      'clip.mp4',
-      '--out',
-      'o',
-      '--video-analysis',
-      'slow',
-    ]);
-    expect(badHow.exitCode).toBe(2);
-    expect(badHow.stderr).toMatch(/--video-analysis.*Allowed choices are fast, thorough/s);
-    const envHow = await hivesight(['watch', 'in', '--out', 'o'], {
-      HIVESIGHT_VIDEO_ANALYSIS: 'yes',
-    });
-    expect(envHow.exitCode).toBe(2);
-    expect(envHow.stderr).toMatch(/HIVESIGHT_VIDEO_ANALYSIS/);
     // Boxes go only into --json: alone, the flag would silently do nothing.
     const boxesAlone = await hivesight([
       'analyze',
@@ -298,26 +283,6 @@ describe.skipIf(!hasModel)('analyze', { concurrent: true }, () => {
     );
     expect(existsSync(path.join(dir, 'out3/a.preview.jpg'))).toBe(true);
     expect(existsSync(path.join(dir, 'out3/a-2.preview.jpg'))).toBe(true);
-  });
-
-  it("analyses a video's frames by the photos' path when asked", async ({ expect }) => {
-    const result = await hivesight(
-      ['analyze', 'clip.mp4', 'photo.jpg', '--out', 'out4', '--json'],
-      {
-        HIVESIGHT_VIDEO_ANALYSIS: 'thorough',
-        HIVESIGHT_FPS: '2',
-      },
-    );
-    expect(result.exitCode, result.stderr).toBe(0);
-    const parsed = JSON.parse(result.stdout) as {
-      results: { file: string; videoAnalysis?: string; frames: unknown[] }[];
-    };
-    const [clip, photo] = parsed.results;
-    expect(clip?.videoAnalysis).toBe('thorough');
-    expect(clip?.frames).toHaveLength(4);
-    // A picture is always a photo: the field is a video's.
-    expect(photo).not.toHaveProperty('videoAnalysis');
-    expect(result.stderr).toMatch(/clip\.mp4.*thorough/);
   });
 });
 

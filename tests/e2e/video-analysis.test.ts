@@ -1,10 +1,10 @@
 /**
  * Video analysis through the public engine API, with the real model and ffmpeg, on a real hive
  * frame from ../shared/datasets (skips with a message when it is absent), looped into a short
- * H.264 clip: thorough analysis must detect every sampled frame as the photo itself is detected
- * (the photos' path: their detector, views, detail classifier), up to what the video codec
- * changes in the pixels; the still scene's unique insects must be the ones a frame shows; and on
- * consecutive real frames no type's unique count is below what one frame shows of it (issue 57).
+ * H.264 clip: every sampled frame must be detected as the photo itself is, up to what the video
+ * codec changes in the pixels; the still scene's unique insects must be the ones a frame shows;
+ * and on consecutive real frames no type's unique count is below what one frame shows of it
+ * (issue 57).
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -38,13 +38,13 @@ function counts(detections: readonly Detection[]): number[] {
   return PRODUCT_CLASSES.map((c) => detections.filter((d) => d.cls === c).length);
 }
 
-describe.skipIf(!present)('thorough video analysis on a hive frame', () => {
+describe.skipIf(!present)('video analysis on a hive frame', () => {
   let dir: string;
   let engine: Engine;
   let clip: string;
 
   beforeAll(async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hivesight-thorough-'));
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hivesight-video-'));
     engine = await createEngine({ threads: 2 });
     clip = path.join(dir, 'loop.mp4');
     await runFfmpeg([
@@ -58,38 +58,26 @@ describe.skipIf(!present)('thorough video analysis on a hive frame', () => {
     if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
-  it("detects every sampled frame as the photos' path detects the picture", async () => {
+  it('detects every sampled frame as the picture itself is detected', async () => {
     const photo = (await engine.analyse(FRAME)).frames[0]!.detections;
-    const thorough = await engine.analyse(clip, { videoAnalysis: 'thorough' });
-    expect(thorough.videoAnalysis).toBe('thorough');
-    expect(thorough.frames).toHaveLength(10);
+    const video = await engine.analyse(clip);
+    expect(video.frames).toHaveLength(10);
     expect(photo.length).toBeGreaterThan(10);
-    for (const frame of thorough.frames) {
+    for (const frame of video.frames) {
       expect(agreement(photo, frame.detections)).toBeGreaterThanOrEqual(0.9);
       const diff = counts(frame.detections).map((n, i) => Math.abs(n - counts(photo)[i]!));
       expect(Math.max(...diff)).toBeLessThanOrEqual(1);
     }
   }, 120_000);
 
-  it('counts each insect of a still scene once, on either path', async () => {
-    for (const videoAnalysis of ['fast', 'thorough'] as const) {
-      const result = await engine.analyse(clip, { videoAnalysis });
-      const shown = result.frames[0]!.counts;
-      const honeybees = (c: typeof shown) => (c.bee ?? 0) + (c.pollen ?? 0) + (c.drone ?? 0);
-      // Nothing moves: every honeybee a frame shows is one insect, resting bees included.
-      expect(honeybees(shown)).toBeGreaterThan(10);
-      expect(
-        Math.abs(honeybees(result.counts) - honeybees(shown)),
-        videoAnalysis,
-      ).toBeLessThanOrEqual(1);
-    }
-  }, 120_000);
-
-  it('keeps the video path by default', async () => {
-    const fast = await engine.analyse(clip);
-    expect(fast.videoAnalysis).toBe('fast');
-    expect(fast.frames).toHaveLength(10);
-    expect(fast.counts.bee).toBeGreaterThan(0);
+  it('counts each insect of a still scene once', async () => {
+    const result = await engine.analyse(clip);
+    const shown = result.frames[0]!.counts;
+    const honeybees = (c: typeof shown) => (c.bee ?? 0) + (c.pollen ?? 0) + (c.drone ?? 0);
+    // Nothing moves: every honeybee a frame shows is one insect, resting bees included.
+    expect(honeybees(shown)).toBeGreaterThan(10);
+    expect(Math.abs(honeybees(result.counts) - honeybees(shown))).toBeLessThanOrEqual(1);
+    expect(result.counts.bee).toBeGreaterThan(0);
   }, 120_000);
 
   it('never counts fewer unique insects of a type than one frame shows of it', async () => {

@@ -11,13 +11,7 @@ import type { AnalysisOutput, AnalysisResult } from '../../../engine/index.ts';
 import { calibrationOption, readCalibration } from '../calibration.ts';
 import { openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, EXIT_USER, UsageError, UserError } from '../errors.ts';
-import {
-  DEFAULT_OUT,
-  fpsOption,
-  modelOption,
-  threadsOption,
-  videoAnalysisOption,
-} from '../options.ts';
+import { DEFAULT_OUT, fpsOption, modelOption, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import {
   OutputNames,
@@ -61,7 +55,6 @@ export function registerAnalyzeCommand(program: Command): void {
     .addOption(fpsOption())
     .addOption(modelOption())
     .addOption(threadsOption())
-    .addOption(videoAnalysisOption())
     .addOption(calibrationOption());
   for (const option of trafficOptions()) command.addOption(option);
   command.action(async (files: string[], flags: AnalyzeFlags) => {
@@ -165,7 +158,6 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       const traffic = result.traffic ? `, ${trafficText(result.traffic)}` : '';
       // Auto-zoom is worth a word: the file's bees were off the size the model learnt.
       const zoom = result.zoom === 1 ? '' : `  auto-zoom ${result.zoom.toFixed(2)}x`;
-      const thorough = result.videoAnalysis === 'thorough' ? '  thorough' : '';
       // The grade in the table; the reason, a sentence, below it where the grade is not good.
       const quality = result.quality ? `  quality ${result.quality.grade}` : '';
       if (result.quality && result.quality.grade !== 'good') {
@@ -173,7 +165,7 @@ export async function analyzeFiles(files: string[], flags: AnalyzeFlags): Promis
       }
       progress.succeed(
         label,
-        `${framesDone}${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}${traffic}${zoom}${thorough}${quality}  (${formatDuration(result.timing.totalMs)})`,
+        `${framesDone}${formatResultCounts(result.media.kind, result.counts, mod.honeybeesOnScreen(result.frames))}${traffic}${zoom}${quality}  (${formatDuration(result.timing.totalMs)})`,
       );
     }
     // Every file failed: a summary with a header and no rows would only look like a result.

@@ -181,7 +181,7 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
   const ev = await loadEvalModule();
   const labelMappings = ev.parseLabelMappings(flags.map ?? []);
   // Eval's images are photos: precision, recall and count error at the thresholds photos get.
-  const thresholds: ScoreThresholds = engine.detector.scoreThresholds('image');
+  const thresholds: ScoreThresholds = engine.detector.scoreThresholds();
   const identity = engine.detector.identity;
 
   const label = path.basename(path.resolve(dataset));
@@ -204,7 +204,7 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
       ...(base && {
         baseline: {
           predict: ev.createEvalPredictor(base),
-          thresholds: base.detector.scoreThresholds('image'),
+          thresholds: base.detector.scoreThresholds(),
           modelClasses: base.detector.identity.classes,
         },
       }),
@@ -231,7 +231,7 @@ export async function runEval(dataset: string, flags: EvalFlags): Promise<number
     // Which model the baseline figures are of, beside them in the JSON.
     Object.assign(report.baseline, {
       model: model(base.detector.identity),
-      thresholds: base.detector.scoreThresholds('image'),
+      thresholds: base.detector.scoreThresholds(),
     });
   }
   const crossings = clips.length > 0 ? await evaluateCrossings(engine, clips) : undefined;

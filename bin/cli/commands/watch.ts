@@ -15,14 +15,7 @@ import type { Command } from 'commander';
 import { calibrationOption, readCalibration } from '../calibration.ts';
 import { openEngine } from '../engine.ts';
 import { describeFailure, EXIT_OK, UserError } from '../errors.ts';
-import {
-  DEFAULT_OUT,
-  fpsOption,
-  modelOption,
-  positiveInteger,
-  threadsOption,
-  videoAnalysisOption,
-} from '../options.ts';
+import { DEFAULT_OUT, fpsOption, modelOption, positiveInteger, threadsOption } from '../options.ts';
 import type { EngineFlags } from '../options.ts';
 import { OutputNames, SUMMARY_FILE, writeAtomic, writeFileOutputs } from '../outputs.ts';
 import { readEntrance, trafficOptions, trafficText } from '../traffic.ts';
@@ -55,7 +48,6 @@ export function registerWatchCommand(program: Command): void {
     .addOption(fpsOption())
     .addOption(modelOption())
     .addOption(threadsOption())
-    .addOption(videoAnalysisOption())
     .addOption(
       new Option('--settle-ms <n>', 'a file counts as written after this long unchanged')
         .argParser(positiveInteger('--settle-ms', 600_000))

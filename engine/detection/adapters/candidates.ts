@@ -5,24 +5,12 @@ export class CandidateBuffer {
   private boxes: Float32Array;
   private scores: Float32Array;
   private channels: Uint16Array;
-  /** `groupSize` scores per candidate (the merged channels' own scores), when asked for. */
-  private groups: Float32Array;
   private count = 0;
 
-  constructor(
-    capacity = 256,
-    private readonly groupSize = 0,
-  ) {
+  constructor(capacity = 256) {
     this.boxes = new Float32Array(capacity * 4);
     this.scores = new Float32Array(capacity);
     this.channels = new Uint16Array(capacity);
-    this.groups = new Float32Array(capacity * groupSize);
-  }
-
-  /** The group scores of the candidate just pushed (valid until the next push). */
-  groupOfLast(): Float32Array {
-    const i = this.count - 1;
-    return this.groups.subarray(i * this.groupSize, (i + 1) * this.groupSize);
   }
 
   push(x1: number, y1: number, x2: number, y2: number, score: number, channel: number): void {
@@ -37,14 +25,12 @@ export class CandidateBuffer {
   }
 
   result(): Candidates {
-    const out: Candidates = {
+    return {
       count: this.count,
       boxes: this.boxes.subarray(0, this.count * 4),
       scores: this.scores.subarray(0, this.count),
       channels: this.channels.subarray(0, this.count),
     };
-    if (this.groupSize > 0) out.groupScores = this.groups.subarray(0, this.count * this.groupSize);
-    return out;
   }
 
   private grow(): void {
@@ -55,11 +41,8 @@ export class CandidateBuffer {
     scores.set(this.scores);
     const channels = new Uint16Array(capacity);
     channels.set(this.channels);
-    const groups = new Float32Array(capacity * this.groupSize);
-    groups.set(this.groups);
     this.boxes = boxes;
     this.scores = scores;
     this.channels = channels;
-    this.groups = groups;
   }
 }

@@ -17,11 +17,6 @@ export interface DecodeOptions {
    * threshold. `Infinity` ignores a channel (a `null` class in the card).
    */
   channelThresholds: Float32Array;
-  /**
-   * Channels decoded as one: their scores are summed, and the candidate is reported under the
-   * first of them with the lowest of their thresholds. A subtype classifier re-types it later.
-   */
-  mergedChannels?: readonly number[];
 }
 
 /** Candidates above threshold, boxes as corners in model-input pixels. */
@@ -32,11 +27,6 @@ export interface Candidates {
   scores: Float32Array;
   /** Score channel index of each candidate. */
   channels: Uint16Array;
-  /**
-   * With `mergedChannels`: each candidate's own score on every merged channel, in
-   * `mergedChannels` order (zeros for a candidate that is not merged).
-   */
-  groupScores?: Float32Array;
 }
 
 export interface OutputAdapter {

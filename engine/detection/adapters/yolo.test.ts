@@ -36,34 +36,6 @@ describe('yolo adapter', () => {
     expect(Array.from(out.channels)).toEqual([1, 0]);
   });
 
-  it('sums merged channels into one candidate under the first of them', () => {
-    const out = decodeYolo(
-      tensor(
-        [
-          [10, 10, 4, 4, 0.2, 0.15, 0.1, 0.3], // merged 0.45 beats channel 3
-          [20, 20, 4, 4, 0.05, 0.1, 0.05, 0.3], // merged 0.2 loses to channel 3
-          [30, 30, 4, 4, 0.1, 0.1, 0.05, 0.0], // merged 0.25 passes the lowest merged threshold
-          [40, 40, 4, 4, 0.05, 0.05, 0.05, 0.0], // merged 0.15 is below every threshold
-        ],
-        4,
-      ),
-      {
-        numChannels: 4,
-        channelThresholds: Float32Array.of(0.5, 0.5, 0.2, 0.25),
-        mergedChannels: [0, 1, 2],
-      },
-    );
-    expect(Array.from(out.channels)).toEqual([0, 3, 0]);
-    expect(Array.from(out.scores).map((s) => Number(s.toFixed(5)))).toEqual([0.45, 0.3, 0.25]);
-    expect(() =>
-      decodeYolo(tensor([[1, 1, 1, 1, 1, 1]], 2), {
-        numChannels: 2,
-        channelThresholds: Float32Array.of(0.1, 0.1),
-        mergedChannels: [0, 2],
-      }),
-    ).toThrow(RangeError);
-  });
-
   it('applies per-channel thresholds and ignores null channels', () => {
     const rows = [
       [5, 5, 2, 2, 0.35, 0, 0], // ch0 at 0.35 < its 0.5 threshold
