@@ -53,10 +53,15 @@ export function parseLabels(raw: unknown, width: number, height: number): Label[
   });
 }
 
-/** One label as a comparable key: class and box to the whole pixel. */
+/**
+ * One label as a comparable key: class and box to the whole pixel. A saved label comes through
+ * `parseLabels` at 0.1 px, so the other side is rounded to 0.1 px first too: the model's box at
+ * x 41.46 is saved as 41.5, and rounding 41.46 straight to 41 against 41.5's 42 would call an
+ * untouched box moved.
+ */
 function key(l: { cls: string; box: Box }): string {
   const { x, y, width, height } = l.box;
-  return [l.cls, ...[x, y, width, height].map((v) => Math.round(v))].join(':');
+  return [l.cls, ...[x, y, width, height].map((v) => Math.round(round1(v)))].join(':');
 }
 
 /** Whether two label sets are the same boxes and classes (order does not matter). */
